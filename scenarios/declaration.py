@@ -1,0 +1,271 @@
+"""How a scenario is declared: base variables and their laws, features as sympy expressions of
+them, the class rule, and the parameters with their allowed ranges.
+
+A scenario is data, not code that computes: :mod:`scenarios.evaluate` derives every value from the
+declaration (structure of the MI matrix, closed forms through law algebra, the numerical route),
+using the scenario's own closed forms for MI with the class where it declares them.
+
+Examples
+--------
+>>> from scenarios.registry import get_scenario
+>>> s = get_scenario("uniform")
+>>> [f.label for f in s.features][:4]
+['X', 'aX+b', 'Y^2', 'X-Y']
+>>> b = s.bind(k="0.2")
+>>> b.params["delta"], b.params["k"]
+(1/2, 1/5)
+>>> b.display_labels()[1], b.display_labels()[8]
+('3X+1', 'W+2')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Mapping
+
+import sympy as sp
+
+from theory.laws import Law, LawParameterError
+
+__all__ = [
+    "ParameterError",
+    "Parameter",
+    "Feature",
+    "ClassRule",
+    "Scenario",
+    "BoundScenario",
+    "to_rational",
+]
+
+
+class ParameterError(ValueError):
+    """A scenario parameter that is missing, not a number, or outside its allowed range."""
+
+
+_DOMAINS: dict[str, tuple[Callable[[sp.Rational], bool], str]] = {
+    "real": (lambda v: True, "any real number"),
+    "positive": (lambda v: v > 0, "> 0"),
+    "nonzero": (lambda v: v != 0, "!= 0"),
+    "unit": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+}
+
+
+def to_rational(name: str, value) -> sp.Rational:
+    """An exact rational from a number or a decimal string ('0.5' -> 1/2, '1e-3' -> 1/1000).
+
+    Floats are read through their shortest decimal repr, so 0.2 means 1/5, as a user means it.
+    """
+    if isinstance(value, bool):
+        raise ParameterError(f"parameter '{name}' must be a number (got {value!r})")
+    if isinstance(value, sp.Rational):
+        return value
+    if isinstance(value, sp.Expr):
+        if value.is_Rational:
+            return value
+        raise ParameterError(f"parameter '{name}' must be a finite rational number (got {value})")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
+        value = repr(value)
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, str):
+        text = value.strip()
+        if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", text):
+            return sp.Rational(Fraction(text))
+        if re.fullmatch(r"[+-]?\d+/\d+", text) and not text.endswith("/0"):
+            return sp.Rational(Fraction(text))
+    raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A scenario parameter: its symbol name, default, domain and meaning."""
+
+    name: str
+    default: object | None
+    domain: str = "real"
+    description: str = ""
+
+    def __post_init__(self):
+        if self.domain not in _DOMAINS:
+            raise ValueError(f"unknown parameter domain {self.domain!r}")
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        return sp.Symbol(self.name, real=True)
+
+    @property
+    def allowed(self) -> str:
+        return _DOMAINS[self.domain][1]
+
+    def validate(self, value) -> sp.Rational:
+        v = to_rational(self.name, value)
+        ok, allowed = _DOMAINS[self.domain]
+        if not ok(v):
+            raise ParameterError(f"parameter '{self.name}' must be {allowed} (got {_show(v)})")
+        return v
+
+
+def _show(v: sp.Rational) -> str:
+    return str(v) if v.q == 1 else f"{float(v):g}"
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature: a display label template and a sympy expression of the base variables.
+
+    ``label`` may name parameters in braces, e.g. ``"{a}X{+b}"``; :meth:`display` fills them in
+    ("3X+1"). ``generic`` is the label with parameter names ("aX+b").
+    """
+
+    label: str
+    expr: sp.Expr
+    template: str | None = None
+
+    def display(self, params: Mapping[str, sp.Rational]) -> str:
+        return render_label(self.template, params) if self.template else self.label
+
+
+def _coef(v: sp.Rational) -> str:
+    return "" if v == 1 else "-" if v == -1 else _num(v)
+
+
+def _num(v: sp.Rational) -> str:
+    return str(v) if v.q == 1 else f"{float(v):g}"
+
+
+def render_label(template: str, params: Mapping[str, sp.Rational]) -> str:
+    """Fill ``{a}`` (a coefficient: '' for 1, '-' for -1) and ``{+b}`` (a signed term, dropped
+    when zero) in a label template.
+
+    >>> from sympy import Rational
+    >>> render_label("{a}X{+b}", {"a": Rational(3), "b": Rational(1)})
+    '3X+1'
+    >>> render_label("{a}X{+b}", {"a": Rational(-1), "b": Rational(-1, 2)})
+    '-X-0.5'
+    >>> render_label("W{+d}", {"d": Rational(0)})
+    'W'
+    """
+
+    def repl(m: re.Match) -> str:
+        signed, name = m.group(1), m.group(2)
+        v = params[name]
+        if signed:
+            return "" if v == 0 else (f"+{_num(v)}" if v > 0 else f"-{_num(-v)}")
+        return _coef(v)
+
+    return re.sub(r"\{(\+?)(\w+)\}", repl, template)
+
+
+@dataclass(frozen=True)
+class ClassRule:
+    """C = 1{ sum_b w_b * b >= threshold }: the paper's C_k = 1{X + kY >= 0} (eq. (class_Ck))."""
+
+    weights: Mapping[sp.Symbol, sp.Expr]
+    threshold: sp.Expr = sp.Integer(0)
+
+    def linear_form(self) -> sp.Expr:
+        return sp.Add(*(w * b for b, w in self.weights.items()))
+
+    def describe(self) -> str:
+        return f"C = 1{{{sp.sstr(self.linear_form())} >= {sp.sstr(self.threshold)}}}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A declared analytic scenario.
+
+    Parameters
+    ----------
+    name, title, source : str
+        Registry key, human title, where it comes from (paper section).
+    parameters : tuple of Parameter
+    base : dict Symbol -> Law
+        Independent base variables and their laws (laws may use parameter symbols).
+    features : tuple of Feature
+    class_rule : ClassRule
+    closed_forms : object, optional
+        Scenario-specific closed forms (see :class:`scenarios.closed_forms.ClassClosedForms`).
+    checks : tuple of callables
+        Extra cross-parameter checks raising :class:`ParameterError`.
+    """
+
+    name: str
+    title: str
+    source: str
+    parameters: tuple[Parameter, ...]
+    base: Mapping[sp.Symbol, Law]
+    features: tuple[Feature, ...]
+    class_rule: ClassRule
+    closed_forms: object | None = None
+    checks: tuple = field(default=())
+
+    def parameter(self, name: str) -> Parameter:
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ParameterError(
+            f"unknown parameter '{name}' for scenario '{self.name}' "
+            f"(allowed: {', '.join(p.name for p in self.parameters)})"
+        )
+
+    @property
+    def symbols(self) -> dict[str, sp.Symbol]:
+        return {p.name: p.symbol for p in self.parameters}
+
+    def bind(self, **values) -> "BoundScenario":
+        """Validate parameter values (defaults filled in) and return the bound scenario."""
+        for name in values:
+            self.parameter(name)
+        params: dict[str, sp.Rational] = {}
+        for p in self.parameters:
+            value = values.get(p.name)
+            if value is None:
+                if p.default is None:
+                    raise ParameterError(f"parameter '{p.name}' is required ({p.allowed})")
+                value = p.default
+            params[p.name] = p.validate(value)
+        subs = {self.symbols[n]: v for n, v in params.items()}
+        for sym, law in self.base.items():
+            try:
+                law.subs(subs).check()
+            except LawParameterError as exc:
+                raise ParameterError(f"base variable {sym}: {exc}") from None
+        for check in self.checks:
+            check(params)
+        return BoundScenario(self, params)
+
+
+@dataclass(frozen=True)
+class BoundScenario:
+    """A scenario with validated, exact (rational) parameter values."""
+
+    scenario: Scenario
+    params: dict
+
+    @property
+    def subs(self) -> dict:
+        return {self.scenario.symbols[n]: v for n, v in self.params.items()}
+
+    def laws(self) -> dict:
+        """Base symbol -> law with numeric parameters."""
+        return {s: law.subs(self.subs) for s, law in self.scenario.base.items()}
+
+    def feature_exprs(self) -> list[sp.Expr]:
+        return [f.expr.subs(self.subs) for f in self.scenario.features]
+
+    def class_weights(self) -> dict:
+        rule = self.scenario.class_rule
+        return {b: sp.sympify(w).subs(self.subs) for b, w in rule.weights.items()}
+
+    def class_threshold(self) -> sp.Expr:
+        return sp.sympify(self.scenario.class_rule.threshold).subs(self.subs)
+
+    def display_labels(self) -> list[str]:
+        return [f.display(self.params) for f in self.scenario.features]

@@ -1,0 +1,60 @@
+"""Scenario II (paper Sections 5-6): X, Y, Z, W i.i.d. N(0, sigma^2), sigma = 1 in the paper.
+
+Parameters: sigma > 0 (sigma^2 < 1/(2 pi e) gives negative entropies, Section 7), a != 0, b, d,
+k in [0, 1].
+
+Closed forms known to this scenario: MI between the class and X, Y, X-Y, as skew-normal
+expectations (Table "General expression ... Scenario II", corrected, see below). All are scale
+free, so sigma does not enter. For a standard normal V with P(C=1 | V=v) = Phi(lambda v),
+f(v | C=1) = 2 phi(v) Phi(lambda v) is the SN(0, 1, lambda) density and P(C=1) = 1/2, so the
+mixed MI (paper eq. (mi_cont_disc)) is
+
+    MI(C, V) = 1/2 E[ln 2 Phi(lambda A_1)] + 1/2 E[ln 2 Phi(-lambda A_0)]
+             = E[ln 2 Phi(lambda A)],   A ~ SN(0, 1, lambda),
+
+(A_0 ~ SN(0, 1, -lambda) is -A_1 in law). lambda = 1/k for X (P(Y >= -x/k)), k for Y, and
+(1-k)/(1+k) for X - Y: with S = (X+Y)/sqrt 2 and T = (X-Y)/sqrt 2 independent,
+X + kY >= 0 iff (1+k) S >= -(1-k) T.
+
+The paper prints E[ln(2 Phi(-A_0/k) Phi(A_1/k))], which is 2 MI - ln 2 (the factor 1/2 and one
+factor 2 are missing); its printed numbers do not follow that expression either (see
+reports/errata.md). At k = 0, lambda = 1/k is infinite and MI(C_0, X) is the limit ln 2, taken
+under the integral sign (dominated convergence: the integrand is bounded by 2 phi(a) ln 2).
+"""
+
+import sympy as sp
+
+from scenarios.declaration import Parameter, Scenario
+from scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
+from scenarios.symbols import W, X, Y, Z, k, sigma
+from theory.laws import Normal, SkewNormal, std_normal_cdf
+
+_u = sp.Symbol("u", real=True)
+
+
+def skew_normal_mi(lam: sp.Expr) -> sp.Integral:
+    """E[ln 2 Phi(lam A)], A ~ SN(0, 1, lam): MI(C, V) when P(C=1 | V=v) = Phi(lam v), V ~ N(0,1)."""
+    return sp.Integral(
+        SkewNormal(0, 1, lam).pdf(_u) * sp.log(2 * std_normal_cdf(lam * _u)), (_u, -sp.oo, sp.oo)
+    )
+
+
+MI_CLASS = {
+    X: skew_normal_mi(1 / k),
+    Y: skew_normal_mi(k),
+    X - Y: skew_normal_mi((1 - k) / (1 + k)),
+}
+
+_law = Normal(0, sigma)
+
+SCENARIO = Scenario(
+    name="normal",
+    title="Scenario II: X, Y, Z, W i.i.d. N(0, sigma^2)",
+    source="Pascoal et al., Sections 5-7 (Scenario II)",
+    parameters=(Parameter("sigma", 1, "positive", "standard deviation of the normal law"),)
+    + COMMON_PARAMETERS,
+    base={X: _law, Y: _law, Z: _law, W: _law},
+    features=FEATURES,
+    class_rule=CLASS_RULE,
+    closed_forms={"mi_class": MI_CLASS},
+)

@@ -1,0 +1,425 @@
+"""Extended real numbers that keep +inf, -inf and name every indeterminate form.
+
+The objectives of the paper's methods (Table "Objective functions", Section 4) are evaluated on
+values that include MI = +inf (a feature and a measurable function of it, Section 6), exact zeros
+(independent features, h(X) = ln(2*delta) = 0 at delta = 1/2) and negative differential entropies.
+IEEE floats turn 0/0, 0*inf, inf-inf and inf/inf into one anonymous NaN; here each becomes an
+:class:`ExtendedReal` of kind ``INDETERMINATE`` that records its :class:`Form` and the operation
+that produced it, and propagates unchanged (first cause kept) through later arithmetic.
+
+Rules (the extended real line, with one named convention):
+
+==================  ===========================================================
+``a + b``           finite sums as usual; inf + finite = inf; inf + inf = inf;
+                    +inf + (-inf) -> indeterminate ``inf-inf``
+``a * b``           0 * (+-inf) -> indeterminate ``0*inf``; otherwise sign rules
+``a / b``           0/0 -> ``0/0``; (+-inf)/(+-inf) -> ``inf/inf``;
+                    finite/(+-inf) = 0; x/0 for x != 0 -> :data:`DIVISION_BY_ZERO`
+==================  ===========================================================
+
+Finite values are :class:`mpmath.mpf`; their precision is the caller's ``mpmath.workdps``
+context. Zero is unsigned: an exact zero (e.g. ``ln(1)``) has no sign, which is why division by it
+needs the convention below.
+
+Examples
+--------
+>>> from theory.extended import xr, POS_INF
+>>> h = xr(0, "h(X)")
+>>> mi = xr("0.5", "MI(X,X-Y)")
+>>> (mi / h).is_pos_inf
+True
+>>> q = xr(0, "MI(Y,X)") / h
+>>> q.form.value, q.cause
+('0/0', 'MI(Y,X)/h(X) with MI(Y,X) = 0, h(X) = 0')
+>>> (q + POS_INF).form.value      # the first cause is kept
+'0/0'
+"""
+
+from __future__ import annotations
+
+import enum
+import numbers
+from dataclasses import dataclass
+from typing import Iterable
+
+import mpmath
+
+__all__ = [
+    "Form",
+    "Kind",
+    "ExtendedReal",
+    "xr",
+    "POS_INF",
+    "NEG_INF",
+    "ZERO",
+    "DIVISION_BY_ZERO",
+    "xsum",
+    "xmax",
+    "xmin",
+    "xmean",
+    "IndeterminateComparison",
+]
+
+
+class Form(enum.Enum):
+    """The four indeterminate forms of extended-real arithmetic."""
+
+    ZERO_OVER_ZERO = "0/0"
+    ZERO_TIMES_INF = "0*inf"
+    INF_MINUS_INF = "inf-inf"
+    INF_OVER_INF = "inf/inf"
+
+
+class Kind(enum.Enum):
+    FINITE = "finite"
+    POS_INF = "+inf"
+    NEG_INF = "-inf"
+    INDETERMINATE = "indeterminate"
+
+
+#: Convention for ``x / 0`` with ``x`` nonzero (finite or infinite) and an exact zero divisor:
+#: the result is an infinity with the sign of ``x``. This is how the paper reads
+#: ``MI(C, Vs) / h(Vs)`` when ``h(Vs) = 0`` (Section 7: "this quotient is ... +inf, for fully
+#: associated features"). It is the one place the convention is made; the alternative reading
+#: (treat ``x/0`` as undefined) would make every such objective indeterminate.
+DIVISION_BY_ZERO = "signed-infinity"
+
+
+class IndeterminateComparison(ValueError):
+    """Raised when an indeterminate value is ordered against another value."""
+
+
+def _to_mpf(v) -> mpmath.mpf:
+    if isinstance(v, mpmath.mpf):
+        return v
+    if isinstance(v, bool):
+        raise TypeError("booleans are not extended reals")
+    if isinstance(v, numbers.Integral):
+        return mpmath.mpf(int(v))
+    if isinstance(v, float):
+        return mpmath.mpf(v)
+    if isinstance(v, str):
+        return mpmath.mpf(v)
+    if isinstance(v, numbers.Rational):  # fractions.Fraction
+        return mpmath.mpf(v.numerator) / v.denominator
+    # sympy numbers and anything else exposing an exact evaluation at the current precision
+    evalf = getattr(v, "evalf", None)
+    if evalf is not None:
+        return mpmath.mpf(evalf(mpmath.mp.dps + 5))
+    raise TypeError(f"cannot make an extended real from {v!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class ExtendedReal:
+    """A point of the extended real line, or a named indeterminate.
+
+    Parameters
+    ----------
+    kind : Kind
+    value : mpmath.mpf or None
+        The value when ``kind`` is ``FINITE``.
+    form : Form or None
+        The indeterminate form when ``kind`` is ``INDETERMINATE``.
+    cause : str or None
+        For an indeterminate, the operation that produced it, with its operands.
+    label : str or None
+        An optional name ("h(X)", "MI(C,X)") used to describe operations in causes.
+    """
+
+    kind: Kind
+    value: mpmath.mpf | None = None
+    form: Form | None = None
+    cause: str | None = None
+    label: str | None = None
+
+    # ----- construction -------------------------------------------------------------------------
+    @staticmethod
+    def finite(v, label: str | None = None) -> "ExtendedReal":
+        return ExtendedReal(Kind.FINITE, _to_mpf(v), label=label)
+
+    @staticmethod
+    def indeterminate(form: Form, cause: str, label: str | None = None) -> "ExtendedReal":
+        return ExtendedReal(Kind.INDETERMINATE, form=form, cause=cause, label=label)
+
+    def named(self, label: str | None) -> "ExtendedReal":
+        """The same value carrying another label."""
+        return ExtendedReal(self.kind, self.value, self.form, self.cause, label)
+
+    # ----- predicates ---------------------------------------------------------------------------
+    @property
+    def is_finite(self) -> bool:
+        return self.kind is Kind.FINITE
+
+    @property
+    def is_pos_inf(self) -> bool:
+        return self.kind is Kind.POS_INF
+
+    @property
+    def is_neg_inf(self) -> bool:
+        return self.kind is Kind.NEG_INF
+
+    @property
+    def is_infinite(self) -> bool:
+        return self.kind in (Kind.POS_INF, Kind.NEG_INF)
+
+    @property
+    def is_indeterminate(self) -> bool:
+        return self.kind is Kind.INDETERMINATE
+
+    @property
+    def is_determinate(self) -> bool:
+        return self.kind is not Kind.INDETERMINATE
+
+    @property
+    def is_zero(self) -> bool:
+        return self.kind is Kind.FINITE and self.value == 0
+
+    def sign(self) -> int:
+        """-1, 0 or +1 (raises for an indeterminate)."""
+        if self.kind is Kind.POS_INF:
+            return 1
+        if self.kind is Kind.NEG_INF:
+            return -1
+        if self.kind is Kind.FINITE:
+            return (self.value > 0) - (self.value < 0)
+        raise IndeterminateComparison(f"the sign of an indeterminate ({self.form.value}) is undefined")
+
+    # ----- description --------------------------------------------------------------------------
+    def text(self, digits: int = 6) -> str:
+        """'+inf', '-inf', the form ('0/0', ...) or the value with ``digits`` significant digits."""
+        if self.kind is Kind.FINITE:
+            return format_value(self.value, digits)
+        if self.kind is Kind.INDETERMINATE:
+            return self.form.value
+        return self.kind.value
+
+    def _describe(self) -> str:
+        return self.label if self.label is not None else self.text()
+
+    def _describe_with_value(self) -> str:
+        if self.label is None:
+            return self.text()
+        return f"{self.label} = {self.text()}"
+
+    def __repr__(self) -> str:
+        core = self.text(12)
+        if self.kind is Kind.INDETERMINATE:
+            core += f" [{self.cause}]"
+        return f"ExtendedReal({core}{', ' + self.label if self.label else ''})"
+
+    __str__ = text
+
+    # ----- arithmetic ---------------------------------------------------------------------------
+    def __neg__(self) -> "ExtendedReal":
+        label = f"-{self.label}" if self.label else None
+        if self.kind is Kind.FINITE:
+            return ExtendedReal(Kind.FINITE, -self.value, label=label)
+        if self.kind is Kind.POS_INF:
+            return ExtendedReal(Kind.NEG_INF, label=label)
+        if self.kind is Kind.NEG_INF:
+            return ExtendedReal(Kind.POS_INF, label=label)
+        return self
+
+    def __add__(self, other) -> "ExtendedReal":
+        return _binary(self, xr(other), "+")
+
+    def __radd__(self, other) -> "ExtendedReal":
+        return _binary(xr(other), self, "+")
+
+    def __sub__(self, other) -> "ExtendedReal":
+        return _binary(self, xr(other), "-")
+
+    def __rsub__(self, other) -> "ExtendedReal":
+        return _binary(xr(other), self, "-")
+
+    def __mul__(self, other) -> "ExtendedReal":
+        return _binary(self, xr(other), "*")
+
+    def __rmul__(self, other) -> "ExtendedReal":
+        return _binary(xr(other), self, "*")
+
+    def __truediv__(self, other) -> "ExtendedReal":
+        return _binary(self, xr(other), "/")
+
+    def __rtruediv__(self, other) -> "ExtendedReal":
+        return _binary(xr(other), self, "/")
+
+    # ----- order --------------------------------------------------------------------------------
+    def _key(self) -> tuple:
+        if self.kind is Kind.INDETERMINATE:
+            raise IndeterminateComparison(
+                f"cannot order an indeterminate value ({self.form.value}: {self.cause})"
+            )
+        if self.kind is Kind.NEG_INF:
+            return (-1, 0)
+        if self.kind is Kind.POS_INF:
+            return (1, 0)
+        return (0, self.value)
+
+    def __lt__(self, other) -> bool:
+        return self._key() < xr(other)._key()
+
+    def __le__(self, other) -> bool:
+        return self._key() <= xr(other)._key()
+
+    def __gt__(self, other) -> bool:
+        return self._key() > xr(other)._key()
+
+    def __ge__(self, other) -> bool:
+        return self._key() >= xr(other)._key()
+
+    def same(self, other) -> bool:
+        """Structural equality: same kind and value, or same indeterminate form."""
+        other = xr(other)
+        if self.kind is not other.kind:
+            return False
+        if self.kind is Kind.FINITE:
+            return self.value == other.value
+        if self.kind is Kind.INDETERMINATE:
+            return self.form is other.form
+        return True
+
+    def __eq__(self, other) -> bool:
+        try:
+            return self.same(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        if self.kind is Kind.FINITE:
+            return hash((self.kind, self.value))
+        return hash((self.kind, self.form))
+
+
+def xr(v, label: str | None = None) -> ExtendedReal:
+    """Make an extended real from a number (or return an extended real, relabelled if asked)."""
+    if isinstance(v, ExtendedReal):
+        return v if label is None else v.named(label)
+    if isinstance(v, float) and v != v:
+        raise ValueError("NaN is not an extended real; use an explicit indeterminate form")
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return ExtendedReal(Kind.POS_INF if v > 0 else Kind.NEG_INF, label=label)
+    if isinstance(v, mpmath.mpf) and mpmath.isinf(v):
+        return ExtendedReal(Kind.POS_INF if v > 0 else Kind.NEG_INF, label=label)
+    if isinstance(v, mpmath.mpf) and mpmath.isnan(v):
+        raise ValueError("NaN is not an extended real; use an explicit indeterminate form")
+    return ExtendedReal.finite(v, label)
+
+
+POS_INF = ExtendedReal(Kind.POS_INF)
+NEG_INF = ExtendedReal(Kind.NEG_INF)
+ZERO = ExtendedReal(Kind.FINITE, mpmath.mpf(0))
+
+
+def _wrap(label: str, op: str) -> str:
+    # keep sums readable inside products and quotients
+    if op in "*/" and any(ch in label for ch in "+-") and not label.startswith("("):
+        if label.startswith("-") and all(ch not in label[1:] for ch in "+-"):
+            return label
+        return f"({label})"
+    return label
+
+
+def _label(a: ExtendedReal, b: ExtendedReal, op: str) -> str | None:
+    if a.label is None or b.label is None:
+        return None
+    return f"{_wrap(a.label, op)}{op}{_wrap(b.label, op)}" if op in "*/" else f"{a.label} {op} {b.label}"
+
+
+def _indeterminate(form: Form, a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
+    expr = _label(a, b, op)
+    if expr is None:
+        expr = f"{_wrap(a._describe(), op)} {op} {_wrap(b._describe(), op)}"
+    cause = f"{expr} with {a._describe_with_value()}, {b._describe_with_value()}"
+    return ExtendedReal.indeterminate(form, cause, label=_label(a, b, op))
+
+
+def _inf(sign: int, label: str | None) -> ExtendedReal:
+    return ExtendedReal(Kind.POS_INF if sign > 0 else Kind.NEG_INF, label=label)
+
+
+def _binary(a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
+    if a.kind is Kind.INDETERMINATE:
+        return a.named(_label(a, b, op))
+    if b.kind is Kind.INDETERMINATE:
+        return b.named(_label(a, b, op))
+    label = _label(a, b, op)
+    if op == "-":
+        if a.is_infinite and b.is_infinite and a.kind is b.kind:
+            return _indeterminate(Form.INF_MINUS_INF, a, b, op)
+        return _binary(a, -b, "+").named(label)
+    if op == "+":
+        if a.is_infinite and b.is_infinite and a.kind is not b.kind:
+            return _indeterminate(Form.INF_MINUS_INF, a, b, op)
+        if a.is_infinite:
+            return a.named(label)
+        if b.is_infinite:
+            return b.named(label)
+        return ExtendedReal(Kind.FINITE, a.value + b.value, label=label)
+    if op == "*":
+        if (a.is_infinite and b.is_zero) or (a.is_zero and b.is_infinite):
+            return _indeterminate(Form.ZERO_TIMES_INF, a, b, op)
+        if a.is_infinite or b.is_infinite:
+            return _inf(a.sign() * b.sign(), label)
+        return ExtendedReal(Kind.FINITE, a.value * b.value, label=label)
+    if op == "/":
+        if a.is_zero and b.is_zero:
+            return _indeterminate(Form.ZERO_OVER_ZERO, a, b, op)
+        if a.is_infinite and b.is_infinite:
+            return _indeterminate(Form.INF_OVER_INF, a, b, op)
+        if b.is_zero:  # the DIVISION_BY_ZERO convention: x/0 = sign(x) * inf
+            return _inf(a.sign(), label)
+        if b.is_infinite:
+            return ExtendedReal(Kind.FINITE, mpmath.mpf(0), label=label)
+        if a.is_infinite:
+            return _inf(a.sign() * b.sign(), label)
+        return ExtendedReal(Kind.FINITE, a.value / b.value, label=label)
+    raise ValueError(f"unknown operation {op!r}")
+
+
+def xsum(values: Iterable, label: str | None = None) -> ExtendedReal:
+    """Sum over a set (empty sum = 0); the first indeterminate met is returned."""
+    total = None
+    for v in values:
+        total = xr(v) if total is None else total + v
+    if total is None:
+        return ExtendedReal(Kind.FINITE, mpmath.mpf(0), label=label)
+    return total.named(label) if label else total
+
+
+def _extreme(values: Iterable, pick_max: bool, label: str | None) -> ExtendedReal:
+    best = None
+    for v in map(X, values):
+        if v.is_indeterminate:
+            return v.named(label) if label else v
+        if best is None or (v > best if pick_max else v < best):
+            best = v
+    if best is None:
+        raise ValueError(f"{'max' if pick_max else 'min'} over an empty set")
+    return best.named(label) if label else best
+
+
+def xmax(values: Iterable, label: str | None = None) -> ExtendedReal:
+    """Maximum over a non-empty set; an indeterminate member makes the maximum indeterminate."""
+    return _extreme(values, True, label)
+
+
+def xmin(values: Iterable, label: str | None = None) -> ExtendedReal:
+    """Minimum over a non-empty set; an indeterminate member makes the minimum indeterminate."""
+    return _extreme(values, False, label)
+
+
+def xmean(values: Iterable, label: str | None = None) -> ExtendedReal:
+    """Mean over a non-empty set: ``xsum(values) / |set|``."""
+    values = list(values)
+    if not values:
+        raise ValueError("mean over an empty set")
+    return (xsum(values) / len(values)).named(label)
+
+
+def format_value(v, digits: int) -> str:
+    """A finite value as a decimal string with ``digits`` significant digits ('0' for zero)."""
+    v = mpmath.mpf(v)
+    if v == 0:
+        return "0"
+    return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-6, max_fixed=digits + 2)

@@ -1,0 +1,416 @@
+"""Univariate laws, declared as in ``sympy.stats``: a density, a support, and what is known in
+closed form (CDF, entropy). Generic machinery (:mod:`theory.numeric`) derives the rest.
+
+A law's parameters are sympy expressions, so a law can be declared once with a scenario's
+symbols (``Uniform(-delta, delta)``) and bound later (``law.subs({delta: Rational(1, 2)})``).
+
+Base laws (usable for a scenario's base variables, also from scenario files):
+
+========== ================ ====================================== ===============================
+name        parameters       density on the support                 entropy (nats)
+========== ================ ====================================== ===============================
+uniform     low < high       1/(high-low) on [low, high]            ln(high-low)
+normal      mu, sigma > 0    exp(-(x-mu)^2/(2 sigma^2))/(sigma√2π)  ln(2 pi e sigma^2)/2
+laplace     mu, b > 0        exp(-|x-mu|/b)/(2b)                    1 + ln(2b)
+logistic    mu, s > 0        e^{-(x-mu)/s}/(s(1+e^{-(x-mu)/s})^2)   ln(s) + 2
+========== ================ ====================================== ===============================
+
+Derived laws (the laws of the paper's features, Section 6, with their closed-form entropies):
+``Triangular`` (X - Y for uniform X, Y), ``SquareOfUniform`` (Y^2 for Y ~ Unif(-delta, delta),
+paper eq. (fdp_f3_scenario_1)), ``ScaledChiSquared1`` (Y^2 for Y ~ N(0, sigma^2): sigma^2 chi^2_1,
+entropy from Lazo & Rathie 1978 as cited in Section 6), ``SkewNormal`` (Azzalini 1985; the laws
+of X given the class in Scenario II).
+
+Every closed-form entropy is checked against the numerical integral of ``-f ln f`` in
+``tests/test_laws.py``.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import ClassVar
+
+import numpy as np
+import sympy as sp
+
+__all__ = [
+    "Law",
+    "Uniform",
+    "Normal",
+    "Laplace",
+    "Logistic",
+    "Triangular",
+    "SquareOfUniform",
+    "ScaledChiSquared1",
+    "SkewNormal",
+    "BASE_LAWS",
+    "LawParameterError",
+    "std_normal_cdf",
+]
+
+
+class LawParameterError(ValueError):
+    """A law parameter outside its allowed range."""
+
+
+def std_normal_cdf(t: sp.Expr) -> sp.Expr:
+    """Phi(t) = (1 + erf(t/sqrt 2))/2."""
+    return (1 + sp.erf(t / sp.sqrt(2))) / 2
+
+
+class Law(abc.ABC):
+    """A univariate absolutely continuous law.
+
+    Subclasses set ``name`` and ``param_names`` and implement ``pdf``, ``support`` and, when
+    known, ``cdf`` and ``entropy``. ``check`` validates numeric parameters.
+    """
+
+    name: ClassVar[str]
+    param_names: ClassVar[tuple[str, ...]]
+    #: names of the parameters that must be > 0 (scales)
+    positive: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, *params):
+        if len(params) != len(self.param_names):
+            raise TypeError(f"{self.name} takes {len(self.param_names)} parameters {self.param_names}")
+        self.params = tuple(sp.sympify(p) for p in params)
+
+    # --- identity -------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(map(str, self.params))})"
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and all(
+            sp.simplify(a - b) == 0 for a, b in zip(self.params, other.params)
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.params))
+
+    def param(self, name: str) -> sp.Expr:
+        return self.params[self.param_names.index(name)]
+
+    def subs(self, mapping) -> "Law":
+        """The same law with parameters substituted."""
+        return type(self)(*(sp.sympify(p).subs(mapping) for p in self.params))
+
+    @property
+    def free_symbols(self) -> set:
+        return set().union(*(p.free_symbols for p in self.params))
+
+    # --- validation -----------------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise :class:`LawParameterError` if a numeric parameter is out of range."""
+        for pname in self.positive:
+            v = self.param(pname)
+            if v.is_number and not bool(v > 0):
+                raise LawParameterError(
+                    f"{self.name} law: parameter '{pname}' must be > 0 (got {v})"
+                )
+
+    # --- declaration ----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def pdf(self, x: sp.Expr) -> sp.Expr:
+        """Density at ``x`` inside the support."""
+
+    @abc.abstractmethod
+    def support(self) -> tuple[sp.Expr, sp.Expr]:
+        """(low, high), possibly infinite."""
+
+    def breakpoints(self) -> tuple[sp.Expr, ...]:
+        """Interior points where the density is not analytic (none by default)."""
+        return ()
+
+    def cdf(self, x: sp.Expr) -> sp.Expr | None:
+        """Closed-form CDF inside the support, or None."""
+        return None
+
+    def entropy(self) -> sp.Expr | None:
+        """Closed-form differential entropy in nats, or None."""
+        return None
+
+    def center(self) -> sp.Expr | None:
+        """The centre of symmetry when the law is symmetric, else None."""
+        return None
+
+    def affine(self, a: sp.Expr, b: sp.Expr) -> "Law | None":
+        """The law of a*V + b when it stays in the family (a != 0), else None."""
+        return None
+
+    def sample(self, rng: np.random.Generator, size) -> np.ndarray:
+        """Draw samples (numeric parameters required)."""
+        raise NotImplementedError(f"{self.name} has no sampler")
+
+    def _floats(self) -> tuple[float, ...]:
+        return tuple(float(p) for p in self.params)
+
+
+class Uniform(Law):
+    """Unif(low, high); Scenario I uses Unif(-delta, delta)."""
+
+    name = "uniform"
+    param_names = ("low", "high")
+
+    def check(self) -> None:
+        low, high = self.params
+        if (high - low).is_number and not bool(high > low):
+            raise LawParameterError(f"uniform law: need low < high (got low={low}, high={high})")
+
+    def pdf(self, x):
+        low, high = self.params
+        return 1 / (high - low)
+
+    def support(self):
+        return self.params
+
+    def cdf(self, x):
+        low, high = self.params
+        return (x - low) / (high - low)
+
+    def entropy(self):
+        low, high = self.params
+        return sp.log(high - low)
+
+    def center(self):
+        low, high = self.params
+        return (low + high) / 2
+
+    def affine(self, a, b):
+        low, high = self.params
+        ends = (a * low + b, a * high + b)
+        if a.is_number:
+            return Uniform(*(ends if a > 0 else ends[::-1]))
+        if a.is_positive:
+            return Uniform(*ends)
+        return None
+
+    def sample(self, rng, size):
+        low, high = self._floats()
+        return rng.uniform(low, high, size)
+
+
+class Normal(Law):
+    """N(mu, sigma^2); Scenario II uses N(0, sigma^2) (sigma = 1 in the paper)."""
+
+    name = "normal"
+    param_names = ("mu", "sigma")
+    positive = ("sigma",)
+
+    def pdf(self, x):
+        mu, s = self.params
+        return sp.exp(-((x - mu) ** 2) / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi))
+
+    def support(self):
+        return (-sp.oo, sp.oo)
+
+    def cdf(self, x):
+        mu, s = self.params
+        return std_normal_cdf((x - mu) / s)
+
+    def entropy(self):
+        mu, s = self.params
+        return sp.log(2 * sp.pi * sp.E * s**2) / 2
+
+    def center(self):
+        return self.params[0]
+
+    def affine(self, a, b):
+        mu, s = self.params
+        return Normal(a * mu + b, sp.Abs(a) * s)
+
+    def sample(self, rng, size):
+        mu, s = self._floats()
+        return rng.normal(mu, s, size)
+
+
+class Laplace(Law):
+    """Laplace(mu, b): density exp(-|x-mu|/b)/(2b); the base law of Scenario III."""
+
+    name = "laplace"
+    param_names = ("mu", "b")
+    positive = ("b",)
+
+    def pdf(self, x):
+        mu, b = self.params
+        return sp.exp(-sp.Abs(x - mu) / b) / (2 * b)
+
+    def support(self):
+        return (-sp.oo, sp.oo)
+
+    def breakpoints(self):
+        return (self.params[0],)
+
+    def cdf(self, x):
+        mu, b = self.params
+        return sp.Piecewise(
+            (sp.exp((x - mu) / b) / 2, x < mu), (1 - sp.exp(-(x - mu) / b) / 2, True)
+        )
+
+    def entropy(self):
+        return 1 + sp.log(2 * self.params[1])
+
+    def center(self):
+        return self.params[0]
+
+    def affine(self, a, b):
+        mu, s = self.params
+        return Laplace(a * mu + b, sp.Abs(a) * s)
+
+    def sample(self, rng, size):
+        mu, b = self._floats()
+        return rng.laplace(mu, b, size)
+
+
+class Logistic(Law):
+    """Logistic(mu, s): density e^{-(x-mu)/s} / (s (1 + e^{-(x-mu)/s})^2)."""
+
+    name = "logistic"
+    param_names = ("mu", "s")
+    positive = ("s",)
+
+    def pdf(self, x):
+        mu, s = self.params
+        # written in |x - mu| so that it never overflows in either tail
+        e = sp.exp(-sp.Abs(x - mu) / s)
+        return e / (s * (1 + e) ** 2)
+
+    def support(self):
+        return (-sp.oo, sp.oo)
+
+    def breakpoints(self):
+        # the density is analytic, but the |x - mu| form above is not: integrate each side apart
+        return (self.params[0],)
+
+    def cdf(self, x):
+        mu, s = self.params
+        return 1 / (1 + sp.exp(-(x - mu) / s))
+
+    def entropy(self):
+        return sp.log(self.params[1]) + 2
+
+    def center(self):
+        return self.params[0]
+
+    def affine(self, a, b):
+        mu, s = self.params
+        return Logistic(a * mu + b, sp.Abs(a) * s)
+
+    def sample(self, rng, size):
+        mu, s = self._floats()
+        return rng.logistic(mu, s, size)
+
+
+class Triangular(Law):
+    """Tri(low, high, mode); X - Y ~ Tri(-2 delta, 2 delta, 0) in Scenario I (Section 6)."""
+
+    name = "triangular"
+    param_names = ("low", "high", "mode")
+
+    def pdf(self, x):
+        low, high, mode = self.params
+        return sp.Piecewise(
+            (2 * (x - low) / ((high - low) * (mode - low)), x <= mode),
+            (2 * (high - x) / ((high - low) * (high - mode)), True),
+        )
+
+    def support(self):
+        return self.params[:2]
+
+    def breakpoints(self):
+        return (self.params[2],)
+
+    def entropy(self):
+        low, high, mode = self.params
+        return sp.Rational(1, 2) + sp.log((high - low) / 2)
+
+    def center(self):
+        low, high, mode = self.params
+        return mode if sp.simplify(2 * mode - low - high) == 0 else None
+
+    def affine(self, a, b):
+        low, high, mode = self.params
+        if a.is_number and a < 0:
+            return Triangular(a * high + b, a * low + b, a * mode + b)
+        if a.is_positive or (a.is_number and a > 0):
+            return Triangular(a * low + b, a * high + b, a * mode + b)
+        return None
+
+
+class SquareOfUniform(Law):
+    """The law of Y^2 for Y ~ Unif(-delta, delta): f(u) = 1/(2 delta sqrt u) on [0, delta^2].
+
+    Paper eq. (fdp_f3_scenario_1); entropy ln(2 delta^2) - 1 (Table of Scenario I, V3).
+    Derivation: h = E[ln(2 delta sqrt(U))] = ln(2 delta) + E[ln |Y|] = ln(2 delta) + ln(delta) - 1.
+    """
+
+    name = "square-of-uniform"
+    param_names = ("delta",)
+    positive = ("delta",)
+
+    def pdf(self, x):
+        (d,) = self.params
+        return 1 / (2 * d * sp.sqrt(x))
+
+    def support(self):
+        (d,) = self.params
+        return (sp.Integer(0), d**2)
+
+    def cdf(self, x):
+        (d,) = self.params
+        return sp.sqrt(x) / d
+
+    def entropy(self):
+        (d,) = self.params
+        return sp.log(2 * d**2) - 1
+
+
+class ScaledChiSquared1(Law):
+    """The law of c * chi^2_1 (c > 0): Y^2 for Y ~ N(0, sigma^2) has c = sigma^2.
+
+    Entropy: chi^2_k has k/2 + ln(2 Gamma(k/2)) + (1 - k/2) psi(k/2) (Lazo & Rathie 1978, cited
+    in Section 6); for k = 1 this is (1 + ln pi - gamma)/2, and scaling by c adds ln c.
+    """
+
+    name = "scaled-chi-squared-1"
+    param_names = ("scale",)
+    positive = ("scale",)
+
+    def pdf(self, x):
+        (c,) = self.params
+        return sp.exp(-x / (2 * c)) / sp.sqrt(2 * sp.pi * c * x)
+
+    def support(self):
+        return (sp.Integer(0), sp.oo)
+
+    def cdf(self, x):
+        (c,) = self.params
+        return sp.erf(sp.sqrt(x / (2 * c)))
+
+    def entropy(self):
+        (c,) = self.params
+        k = sp.Rational(1, 2)
+        chi2 = k + sp.log(2 * sp.gamma(k)) + (1 - k) * sp.polygamma(0, k)
+        return chi2 + sp.log(c)
+
+
+class SkewNormal(Law):
+    """SN(loc, scale, shape) (Azzalini 1985): density 2/omega phi(z) Phi(alpha z), z = (x-loc)/omega.
+
+    In Scenario II, X given C_k = 1 is SN(0, sigma, 1/k) (Section 6).
+    """
+
+    name = "skew-normal"
+    param_names = ("loc", "scale", "shape")
+    positive = ("scale",)
+
+    def pdf(self, x):
+        loc, w, alpha = self.params
+        z = (x - loc) / w
+        return 2 / w * sp.exp(-(z**2) / 2) / sp.sqrt(2 * sp.pi) * std_normal_cdf(alpha * z)
+
+    def support(self):
+        return (-sp.oo, sp.oo)
+
+
+#: Laws a scenario's base variables may follow (the registry read by scenario files).
+BASE_LAWS: dict[str, type[Law]] = {cls.name: cls for cls in (Uniform, Normal, Laplace, Logistic)}
