@@ -21,8 +21,8 @@ So the *same* definition runs in two worlds:
     ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` returning such arrays (e.g.
     :class:`ArrayValues`). IEEE rules apply; every indeterminate form is ``nan``, which means
     "not choosable" -- exactly where the exact world has an indeterminate. ``x/0.0`` is
-    ``sign(x)*inf`` as in the exact convention (an estimated entropy that is exactly ``-0.0``
-    would flip the sign; estimates are never exactly zero in practice).
+    ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
+    views must not return ``-0.0`` (see :class:`FloatOps`).
 
 Run an objective inside ``with ops.quiet():`` (the methods' :meth:`~orderings.methods.Method.objective`
 does this), which silences numpy's floating-point warnings in the float world and does nothing
@@ -94,8 +94,21 @@ class ExactOps:
         return contextlib.nullcontext()
 
 
+def _unsigned_zero(x):
+    """-0.0 -> +0.0 (IEEE: -0.0 + 0.0 = +0.0); everything else, nan and inf included, unchanged."""
+    return x + 0.0
+
+
 class FloatOps:
-    """numpy float arithmetic, elementwise over replications; ``nan`` = indeterminate."""
+    """numpy float arithmetic, elementwise over replications; ``nan`` = indeterminate.
+
+    IEEE zeros are signed and ``x / -0.0 = -sign(x) * inf``, while the exact world has one
+    unsigned zero and ``x / 0 = sign(x) * inf`` (:data:`theory.extended.DIVISION_BY_ZERO`). Every
+    divisor in the objectives is a value of the view (``h``), a ``min2`` of such values, or a
+    ``sum``/``mean``; so the results of the set operations are returned with unsigned zeros
+    (e.g. a mean of ``0/h`` terms with ``h < 0`` is ``-0.0`` in IEEE), and views must not return
+    ``-0.0`` (:class:`ArrayValues` normalises its arrays). With that the two worlds agree.
+    """
 
     name = "float"
 
@@ -104,22 +117,23 @@ class FloatOps:
 
     def sum(self, seq: Sequence):
         seq = list(seq)
-        return functools.reduce(operator.add, seq) if seq else 0.0
+        return _unsigned_zero(functools.reduce(operator.add, seq)) if seq else 0.0
 
     def max(self, seq: Sequence):
         seq = list(seq)
         if not seq:
             raise ValueError("max over an empty set")
-        return functools.reduce(np.maximum, seq)  # np.maximum propagates nan
+        return _unsigned_zero(functools.reduce(np.maximum, seq))  # np.maximum propagates nan
 
     def mean(self, seq: Sequence):
         seq = list(seq)
         if not seq:
             raise ValueError("mean over an empty set")
-        return seq[0] if len(seq) == 1 else self.sum(seq) / float(len(seq))
+        total = seq[0] if len(seq) == 1 else self.sum(seq) / float(len(seq))
+        return _unsigned_zero(total)
 
     def min2(self, a, b):
-        return np.minimum(a, b)
+        return _unsigned_zero(np.minimum(a, b))
 
     def quiet(self):
         return np.errstate(all="ignore")
@@ -189,9 +203,10 @@ class ArrayValues:
     """
 
     def __init__(self, h, mi_c, mi):
-        self.h_ = np.asarray(h, dtype=float)
-        self.mi_c_ = np.asarray(mi_c, dtype=float)
-        self.mi_ = np.asarray(mi, dtype=float)
+        # + 0.0 turns any -0.0 into +0.0 (see FloatOps)
+        self.h_ = np.asarray(h, dtype=float) + 0.0
+        self.mi_c_ = np.asarray(mi_c, dtype=float) + 0.0
+        self.mi_ = np.asarray(mi, dtype=float) + 0.0
         reps, n = self.h_.shape
         if self.mi_c_.shape != (reps, n) or self.mi_.shape != (reps, n, n):
             raise ValueError("h and mi_c must be (reps, n) and mi (reps, n, n)")
