@@ -1,5 +1,6 @@
 """ScenarioValues for Scenario I and II computed here from the paper's closed forms (Section 6),
-independently of scenarios/evaluate.py, for fast ordering tests at arbitrary parameters.
+independently of scenarios/evaluate.py, for fast ordering tests at arbitrary parameters; and
+:func:`evaluated`, the engine's own values (scenarios.evaluate), cached for the test session.
 
 Scenario I (X, Y, Z, W i.i.d. Unif(-delta, delta)):
   h = [ln 2d, ln 2|a|d, ln(2d^2)-1, 1/2+ln 2d, ln 2d, ln(2d^2)-1, ln 2d, ln(2d^2)-1, ln 2d, 1/2+ln 2d]
@@ -155,3 +156,12 @@ def scenario_ii(k="0.2", sigma="1", a="3", b="1", d="2") -> ScenarioValues:
     with mpmath.workdps(DIGITS):
         params = {"k": k, "sigma": sigma, "a": a, "b": b, "d": d}
         return _assemble("normal", params, _labels(a, b, d), h, mic, pairs)
+
+
+@functools.lru_cache(maxsize=None)
+def evaluated(scenario: str, **params) -> ScenarioValues:
+    """scenarios.evaluate.evaluate at 30 digits (cached: Scenario II takes a few seconds)."""
+    from scenarios.evaluate import evaluate
+    from scenarios.registry import get_scenario
+
+    return evaluate(get_scenario(scenario).bind(**params), DIGITS)

@@ -33,8 +33,31 @@ DIFFERENCES = {
 
 
 def paper_values(scenario: str, k: str) -> ScenarioValues:
-    """Exact values at the paper's parameters (a=3, b=1, d=2, delta=1/2, sigma=1)."""
-    return fixture.scenario_i(k) if scenario == "uniform" else fixture.scenario_ii(k)
+    """The engine's exact values (scenarios.evaluate) at the paper's parameters (a=3, b=1, d=2,
+    delta=1/2, sigma=1)."""
+    return fixture.evaluated(scenario, k=k)
+
+
+@pytest.mark.parametrize("scenario", ["uniform", "normal"])
+@pytest.mark.parametrize("k", ["0.2", "0.8"])
+def test_engine_values_agree_with_the_closed_forms_of_the_fixture(scenario, k):
+    """The orderings' inputs, derived twice: scenarios.evaluate and the closed forms written out
+    in tests/exact_values_fixture.py (MI(Y^2,X-Y) of Scenario II there is a double-precision
+    quadrature, hence the 1e-13 there; 1e-25 elsewhere)."""
+    v = paper_values(scenario, k)
+    w = fixture.scenario_i(k) if scenario == "uniform" else fixture.scenario_ii(k)
+    assert v.labels == w.labels
+    quadrature = {p for p in fixture.SQUARE_PAIRS} | {p[::-1] for p in fixture.SQUARE_PAIRS}
+    pairs = [(v.h(i), w.h(i), 1e-25) for i in range(10)]
+    pairs += [(v.mi_c(i), w.mi_c(i), 1e-25) for i in range(10)]
+    pairs += [(v.mi(i, j), w.mi(i, j), 1e-13 if scenario == "normal" and (i, j) in quadrature else 1e-25)
+              for i in range(10) for j in range(10)]
+    with mpmath.workdps(30):
+        for a, b, tol in pairs:
+            assert a.kind is b.kind and a.label == b.label, (a, b)
+            assert a.is_zero == b.is_zero
+            if a.is_finite:
+                assert abs(a.value - b.value) <= tol, (a, b)
 
 
 def padded(labels: list[str]) -> list[str]:
