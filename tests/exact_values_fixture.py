@@ -141,7 +141,7 @@ def mi_square_difference_normal() -> float:
 @functools.lru_cache(maxsize=None)
 def scenario_ii(k="0.2", sigma="1", a="3", b="1", d="2") -> ScenarioValues:
     """Scenario II values (0 < k < 1)."""
-    with mpmath.workdps(DIGITS + 10):
+    with mpmath.workdps(DIGITS + 3):
         K, s, A = _mp(k), _mp(sigma), _mp(a)
         ln, pi, e = mpmath.log, mpmath.pi, mpmath.e
         hn = ln(2 * pi * e * s**2) / 2
