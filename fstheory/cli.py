@@ -94,6 +94,23 @@ def _cmd_values(args) -> int:
     return 0
 
 
+def _cmd_order(args) -> int:
+    from orderings.explain import explain, summary, to_json
+    from orderings.order import order
+
+    digits = _digits(args.digits)
+    bound = _bound_from_args(args)
+    result = order(bound, args.method, args.beta, reading=args.reading,
+                   zero_beta=args.zero_beta, digits=digits)
+    if args.json:
+        print(json.dumps(to_json(result)))
+    elif args.explain:
+        print(explain(result))
+    else:
+        print(summary(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fstheory", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -103,6 +120,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_values)
+
+    p = sub.add_parser("order", help="true feature ordering of a method (exact values, greedy rules)")
+    _add_scenario_args(p)
+    p.add_argument("--method", required=True,
+                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
+    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
+    p.add_argument("--reading", default=None,
+                   help="'table' or 'text' grouping of the objective (default: the method's)")
+    p.add_argument("--digits", default="30", help="working digits of the exact values (default 30)")
+    p.add_argument("--explain", action="store_true", help="a readable account of every step")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_order)
     return parser
 
 
@@ -120,6 +151,9 @@ def main(argv=None) -> int:
     except ValueError as exc:  # validation errors of the engine's public functions
         print(f"fstheory: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into a pager or `head` that closed early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
