@@ -207,6 +207,11 @@ class _Linear:
         return lo, hi
 
 
+def _centred(law: Law) -> bool:
+    c = law.center()
+    return c is not None and sp.simplify(c) == 0
+
+
 def _crossings(lines) -> list:
     """Values of v where two lines x = a + b v meet."""
     out = []
@@ -610,7 +615,16 @@ class NumericRoute:
         other_sym = v.s2 if u.sym == v.s1 else v.s1
         if len(u.partners) == 1:  # one-to-one: h(V | B1) = h(c2 B2), by translation invariance
             return self.entropy(c2 * other_sym)
-        e = v.e
+        # h(V | U) depends on the laws, the level-set maps and the coefficients only (not on e);
+        # the signs of c1, c2 do not matter when both laws are symmetric about 0.
+        symmetric = all(_centred(b.law) for b in (u.base, other))
+        key = ("h-cond", u.base.law, tuple(u.partners), other.law,
+               abs(c1) if symmetric else c1, abs(c2) if symmetric else c2)
+        if key not in self._memo:
+            self._memo[key] = self._mixture_entropy(u, c1, c2, other, v.e)
+        return self._memo[key]
+
+    def _mixture_entropy(self, u: _Single, c1, c2, other: _Base, e) -> NumericResult:
 
         def mixture_entropy(x):
             ys = u.preimages(x)
