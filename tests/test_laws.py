@@ -10,6 +10,7 @@ from theory.laws import (
     LawParameterError,
     Logistic,
     Normal,
+    LaplaceSum,
     ScaledChiSquared1,
     SkewNormal,
     SquareOfUniform,
@@ -33,6 +34,8 @@ LAWS = [
     SquareOfUniform(2),
     ScaledChiSquared1(1),
     ScaledChiSquared1(R(1, 25)),
+    LaplaceSum(0, R(1, 2)),
+    LaplaceSum(3, 2),
 ]
 x = sp.Symbol("x", real=True)
 

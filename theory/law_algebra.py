@@ -2,7 +2,8 @@
 
 * :func:`law_of` — the law of a feature when it stays in a known family: affine maps of any base
   law, squares of centred uniform and normal laws, linear combinations of two independent
-  normals, and of two independent uniforms of equal (scaled) width (triangular; Section 6).
+  normals, of two independent uniforms of equal (scaled) width (triangular; Section 6), and of
+  two independent Laplace laws of equal (scaled) scale.
 * :func:`pair_mi` — MI(U, V) for U = g(B1), V = c1 B1 + c2 B2 + e (B1, B2 independent), through
   MI(U, V) = h(V) - h(V | U) (property (e) of Section 2):
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.laws import (
+    Laplace,
+    LaplaceSum,
     Law,
     Normal,
     ScaledChiSquared1,
@@ -99,6 +102,11 @@ def law_of(expr: sp.Expr, laws: dict) -> Law | None:
         if isinstance(l1, Normal) and isinstance(l2, Normal):
             (m1, s1), (m2, s2) = l1.params, l2.params
             return Normal(c1 * m1 + c2 * m2 + const, sp.sqrt(c1**2 * s1**2 + c2**2 * s2**2))
+        if isinstance(l1, Laplace) and isinstance(l2, Laplace):
+            s1, s2 = sp.Abs(c1) * l1.params[1], sp.Abs(c2) * l2.params[1]
+            if not _is_zero(s1 - s2):
+                return None
+            return LaplaceSum(c1 * l1.params[0] + c2 * l2.params[0] + const, s1)
         if isinstance(l1, Uniform) and isinstance(l2, Uniform):
             u1, u2 = l1.affine(c1, 0), l2.affine(c2, 0)
             if u1 is None or u2 is None:
