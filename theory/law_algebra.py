@@ -202,6 +202,25 @@ def lncosh_expectation(alpha: sp.Expr) -> sp.Expr:
     return total / sp.pi
 
 
+_m = sp.Symbol("m", positive=True)
+
+
+def _laplace_mixture_entropy(m: sp.Expr) -> sp.Expr:
+    """Entropy of the equal mixture of Laplace(m, 1) and Laplace(-m, 1), m >= 0.
+
+    The density is e^{-|t|} cosh(m)/2 for |t| >= m and e^{-m} cosh(t)/2 for |t| < m. With
+    int cosh(t) ln cosh(t) dt = sinh(t) ln cosh(t) - sinh(t) + gd(t), gd(t) = 2 atan(tanh(t/2)):
+    H(m) = -2 [ cosh(m) e^{-m} (ln(cosh(m)/2) - m - 1)/2
+               + e^{-m} (sinh(m) (ln cosh(m) - m - ln 2 - 1) + gd(m))/2 ].
+    H(0) = 1 + ln 2, the entropy of Laplace(0, 1).
+    """
+    c, sh = sp.cosh(m), sp.sinh(m)
+    gd = 2 * sp.atan(sp.tanh(m / 2))
+    outer = c * sp.exp(-m) * (sp.log(c / 2) - m - 1) / 2
+    inner = sp.exp(-m) * (sh * (sp.log(c) - m - sp.log(2) - 1) + gd) / 2
+    return -2 * (outer + inner)
+
+
 def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.Expr | None:
     """h(c1 B1 + c2 B2 | B1^2) for B1 symmetric about 0, independent of B2.
 
@@ -217,6 +236,9 @@ def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.E
       T ~ N(m, tau^2); averaging over m = |c1| s1 |U| gives
       ln(2 pi e tau^2)/2 + alpha^2 - E[ln cosh(alpha^2 U^2 + alpha U N)] (:func:`lncosh_expectation`).
       (Paper Section 6: MI(Y^2, X-Y) = -1 + ln(2)/2 + E ln cosh((X-Y)|Y|).)
+    * Laplace B1 ~ Laplace(0, b1), Laplace B2: with tau = |c2| b2, the mixture of Laplace(+-m tau,
+      tau) has entropy ln(tau) + H(m) in closed form (:func:`_laplace_mixture_entropy`), and
+      m = |c1| |B1| / tau ~ Exp(mean beta = |c1| b1 / tau): one integral over m (Scenario III).
     """
     if isinstance(law1, Uniform) and isinstance(law2, Uniform):
         delta1 = law1.params[1]
@@ -224,6 +246,12 @@ def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.E
         A = sp.Abs(c1) * delta1
         frac = sp.Piecewise((A / (2 * D), A <= D), (1 - D / (2 * A), True))
         return sp.log(2 * D) + sp.log(2) * frac
+    if isinstance(law1, Laplace) and isinstance(law2, Laplace):
+        tau = sp.Abs(c2) * law2.params[1]
+        beta = sp.Abs(c1) * law1.params[1] / tau
+        m = _m
+        return sp.log(tau) + sp.Integral(sp.exp(-m / beta) / beta * _laplace_mixture_entropy(m),
+                                         (m, 0, sp.oo))
     if isinstance(law1, Normal) and isinstance(law2, Normal):
         s1, s2 = law1.params[1], law2.params[1]
         tau = sp.Abs(c2) * s2
