@@ -139,7 +139,7 @@ _TOP_KEYS = {
 _PARAMETER_KEYS = ("default", "domain", "description")
 _FEATURE_KEYS = ("expr", "label", "template")
 _CLASS_KEYS = ("rule",)
-_RULE_EXAMPLE = "e.g. rule = \"X + k*Y >= 0\""
+_RULE_EXAMPLE = "rule = \"X + k*Y >= 0\""
 
 
 class ScenarioFileError(ParameterError):
@@ -296,7 +296,7 @@ class _Reader:
 
     def required(self, table: dict, path: tuple, key: str, what: str, example: str) -> Any:
         if key not in table:
-            raise self.error(path, f"missing '{key}' in {what} ({example})")
+            raise self.error(path, f"missing '{key}' in {what} (expected e.g. {example})")
         return table[key]
 
     def identifier(self, name: str, path: tuple, what: str) -> str:
@@ -401,7 +401,17 @@ def _build(data: dict, r: _Reader) -> Scenario:
                 "features": '[[features]] with expr = "X"',
                 "class": f"[class] with {_RULE_EXAMPLE}",
             }[key]
-            raise ScenarioFileError(r.path, 1, "", f"missing required '{key}' ({example})")
+            for table, content in data.items():
+                if isinstance(content, dict) and key in content:
+                    raise r.error(
+                        (table, key),
+                        f"'{key}' is inside [{table}] (expected it at the top level: in TOML "
+                        f"a key belongs to the last [table] above it, so write top-level keys "
+                        f"and [[{key}]] / [{key}] tables outside other tables)",
+                    )
+            raise ScenarioFileError(
+                r.path, 1, "", f"missing required '{key}' (expected e.g. {example})"
+            )
 
     name = r.string(data["name"], ("name",))
     if not _SCENARIO_NAME.fullmatch(name):
@@ -479,17 +489,18 @@ def _base(value: Any, r: _Reader, params: dict) -> dict[sp.Symbol, Law]:
         for v in table
     }
     vocabulary = Vocabulary(parameters=params, forbidden=no_variables)
-    out: dict[sp.Symbol, Law] = {}
-    for vname, spec in table.items():
-        path = ("base", vname)
-        r.identifier(vname, path, "base variable")
+    for vname in table:
+        r.identifier(vname, ("base", vname), "base variable")
         if vname in params:
             raise r.error(
-                path,
+                ("base", vname),
                 f"name '{vname}' is declared both as a parameter (line "
                 f"{r.keys.line(('parameters', vname))}) and as a base variable "
                 f"(expected distinct names)",
             )
+    out: dict[sp.Symbol, Law] = {}
+    for vname, spec in table.items():
+        path = ("base", vname)
         spec = r.table(spec, path, example)
         law_name = r.string(r.required(spec, path, "law", f"[base.{vname}]", 'law = "normal"'),
                             path + ("law",))
@@ -588,7 +599,7 @@ def _check_template(template: str, path: tuple, r: _Reader, params: dict) -> Non
 
 def _class_rule(value: Any, r: _Reader, params: dict, variables: dict) -> ClassRule:
     path = ("class",)
-    table = r.table(value, path, _RULE_EXAMPLE)
+    table = r.table(value, path, f"[class] with {_RULE_EXAMPLE}")
     r.known_keys(table, path, _CLASS_KEYS, "[class]")
     text = r.string(r.required(table, path, "rule", "[class]", _RULE_EXAMPLE), path + ("rule",))
     rpath = path + ("rule",)
@@ -606,12 +617,12 @@ def _class_rule(value: Any, r: _Reader, params: dict, variables: dict) -> ClassR
                 rpath,
                 f"{text!r} is not a linear threshold: the coefficient of {v} is {w}, which "
                 f"depends on base variables (expected coefficients of parameters and numbers "
-                f"only, {_RULE_EXAMPLE})",
+                f"only, e.g. {_RULE_EXAMPLE})",
             )
         if w != 0:
             weights[v] = w
     if not weights:
-        raise r.error(rpath, f"{text!r} uses no base variable (expected {_RULE_EXAMPLE})")
+        raise r.error(rpath, f"{text!r} uses no base variable (expected e.g. {_RULE_EXAMPLE})")
     constant = form.subs({v: 0 for v in bases})
     if op in ("<=", "<"):
         weights = {v: -w for v, w in weights.items()}
