@@ -27,7 +27,7 @@ TOP = {"empty_features": "features = []", "features_not_array": 'features = "X, 
 CASES = [
     # laws
     ("unknown_law", "law not in the registry", 'law = "laplace"', 'law = "gamma"',
-     'law = "gamma"', "unknown law 'gamma' (expected one of: uniform, normal, laplace, logistic)"),
+     'law = "gamma"', "unknown law 'gamma' (expected one of: uniform, normal"),
     ("law_not_string", "law given as a number", 'law = "laplace"', "law = 3",
      "law = 3", "expected a string, got integer 3"),
     ("missing_law", "base table without law", 'law = "laplace"\n', "",
