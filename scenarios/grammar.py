@@ -403,18 +403,22 @@ class _Parser:
                     f"a power of at most {MAX_DIGITS} digits",
                 )
         if base.is_zero and exponent.is_number and exponent.is_negative:
-            raise GrammarError("division by zero (0 to a negative power)", tok.column, tok.text)
+            raise GrammarError(
+                "division by zero (0 to a negative power)", tok.column, tok.text,
+                "a nonzero base or a nonnegative exponent",
+            )
         return self._checked(sp.Pow(base, exponent), tok)
 
     @staticmethod
     def _checked(expr: sp.Expr, tok: _Token) -> sp.Expr:
         """Reject a value that is undefined or not real where it was produced."""
+        expected = "an expression with a finite real value"
         if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-            raise GrammarError("undefined value (infinite or 0/0)", tok.column, tok.text)
+            raise GrammarError("undefined value (infinite or 0/0)", tok.column, tok.text, expected)
         if expr.has(sp.I) or (expr.is_number and expr.is_extended_real is False):
             raise GrammarError(
                 "value is not a real number (root or log of a negative number)",
-                tok.column, tok.text,
+                tok.column, tok.text, expected,
             )
         return expr
 
