@@ -375,9 +375,9 @@ def test_guide_example_loads_and_its_error_message_is_the_one_shown():
     guide = (Path(__file__).parents[1] / "docs" / "adding-a-scenario.md").read_text()
     text = textwrap.dedent(re.search(r"```toml\n(.*?)```", guide, re.S).group(1))
     s = parse_scenario_text(text, "my.toml")
-    assert [f.label for f in s.features] == ["X", "Y", "X-Y", "X^2", "Z", "Y+Z"]
+    assert [f.label for f in s.features] == ["X", "Y", "X^2", "Z", "2Z+1"]
     assert "X ~ Logistic(0, s)" in describe(s)
     with pytest.raises(ScenarioFileError) as info:
-        parse_scenario_text(text.replace('expr = "X^2"', 'expr = "X^2 + V3"'), "my.toml")
-    shown = re.search(r"`(my\.toml:\d+: features\[4\]\.expr:[^`]*)`", guide.replace("\n   ", " "))
+        parse_scenario_text(text.replace('expr = "X^2"', 'expr = "X^2 + V1"'), "my.toml")
+    shown = re.search(r"`(my\.toml:\d+: features\[3\]\.expr:[^`]*)`", guide.replace("\n   ", " "))
     assert shown and str(info.value).startswith(shown.group(1).rstrip())
