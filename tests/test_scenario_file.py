@@ -381,3 +381,19 @@ def test_guide_example_loads_and_its_error_message_is_the_one_shown():
         parse_scenario_text(text.replace('expr = "X^2"', 'expr = "X^2 + V1"'), "my.toml")
     shown = re.search(r"`(my\.toml:\d+: features\[3\]\.expr:[^`]*)`", guide.replace("\n   ", " "))
     assert shown and str(info.value).startswith(shown.group(1).rstrip())
+
+
+# --- through the command line: one line on stderr, exit code 2 ----------------------------------
+
+
+@pytest.mark.parametrize("stem", sorted(INDEX))
+def test_cli_rejects_each_malformed_file_with_exit_code_2(stem, capsys):
+    from fstheory.cli import main as cli_main
+
+    path = BAD / f"{stem}.toml"
+    assert cli_main(["values", "--scenario-file", str(path), "--k", "0.2", "--digits", "5"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"fstheory: error: {path}:{INDEX[stem]['line']}: ")
+    assert INDEX[stem]["fragment"] in captured.err
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
