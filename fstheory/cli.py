@@ -22,12 +22,13 @@ class _Parser(argparse.ArgumentParser):
         raise ParameterError(message)
 
 
-def _add_scenario_args(p: argparse.ArgumentParser, k_required: bool = True) -> None:
+def _add_scenario_args(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scenario", default=None, help="uniform (Scenario I) or normal (Scenario II)")
     src.add_argument("--scenario-file", default=None, metavar="FILE",
                      help="a TOML scenario declaration (see docs/adding-a-scenario.md)")
-    p.add_argument("--k", required=k_required, help="class weight k in [0, 1]")
+    p.add_argument("--k", default=None,
+                   help="class weight k in [0, 1] (required unless the scenario declares a default)")
     for name, hint in (("delta", "uniform half-width > 0 (default 0.5)"),
                        ("sigma", "normal standard deviation > 0 (default 1)"),
                        ("a", "slope of aX+b, != 0 (default 3)"),
@@ -50,34 +51,18 @@ def _digits(text: str) -> int:
 
 def _bound_from_args(args):
     """The bound scenario named or declared by the arguments, with overrides applied."""
-    from scenarios.registry import get_scenario
+    from scenarios.overrides import (
+        NAMED_FLAGS,
+        bind_from_cli,
+        merge_overrides,
+        parse_param_assignments,
+    )
+    from scenarios.registry import resolve_scenario
 
-    overrides = {}
-    for item in args.param:
-        if "=" not in item:
-            raise ParameterError(f"--param expects NAME=VALUE (got {item!r})")
-        name, value = item.split("=", 1)
-        overrides[name.strip()] = value.strip()
-    for name in ("k", "delta", "sigma", "a", "b", "d"):
-        value = getattr(args, name, None)
-        if value is not None:
-            overrides[name] = value
-    if args.scenario_file:
-        from scenarios.scenario_file import load_scenario_file
-
-        scenario = load_scenario_file(args.scenario_file)
-    else:
-        scenario = get_scenario(args.scenario or "uniform")
-    declared = {p.name for p in scenario.parameters}
-    for name in list(overrides):
-        if name not in declared:
-            if name in ("delta", "sigma") and getattr(args, name, None) is not None:
-                raise ParameterError(
-                    f"parameter '{name}' does not apply to scenario '{scenario.name}' "
-                    f"(its parameters: {', '.join(sorted(declared))})"
-                )
-            scenario.parameter(name)  # raises the standard unknown-parameter message
-    return scenario.bind(**overrides)
+    name = None if args.scenario_file else (args.scenario or "uniform")
+    scenario = resolve_scenario(name, args.scenario_file)
+    named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
+    return bind_from_cli(scenario, merge_overrides(named, parse_param_assignments(args.param)))
 
 
 def _cmd_values(args) -> int:

@@ -55,7 +55,7 @@ def test_values_human_table(capsys):
         (["values", "--scenario", "nope", "--k", "0.2"], "unknown scenario 'nope'"),
         (["values", "--scenario", "uniform", "--k", "x"], "'k' must be a finite number"),
         (["values", "--scenario", "uniform", "--k", "0.2", "--digits", "0"], "'digits'"),
-        (["values", "--scenario", "normal", "--k", "0.2", "--delta", "1"], "'delta' does not apply"),
+        (["values", "--scenario", "normal", "--k", "0.2", "--delta", "1"], "unknown parameter 'delta'"),
         (["values", "--scenario", "uniform", "--k", "0.2", "--param", "zeta=1"], "unknown parameter 'zeta'"),
         (["order", "--scenario", "uniform", "--k", "0.2", "--method", "foo"], "foo"),
         (["order", "--scenario", "uniform", "--k", "0.2", "--method", "mrmr", "--beta", "0.5"], "beta"),

@@ -588,6 +588,7 @@ class NumericRoute:
 
     # ----- pairs ------------------------------------------------------------------------------
     def mi_pair(self, e1, e2) -> NumericResult:
+        """MI(e1, e2) for the supported shapes (checked before any integral is computed)."""
         f1, f2 = self.feature(e1), self.feature(e2)
         if isinstance(f1, _Linear) and isinstance(f2, _Single):
             f1, f2, e1, e2 = f2, f1, e2, e1
