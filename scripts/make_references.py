@@ -7,7 +7,8 @@ its values are computed once by this script and stored beside the tests. ``tests
 checks the closed forms against them to >= 25 significant digits, and re-runs the fast part of the
 numerical route live to check that this file still matches the code.
 
-Usage: ``python scripts/make_references.py [--jobs 2]`` (about 20 minutes on 2 cores).
+Usage: ``python scripts/make_references.py [--jobs 2] [--set paper|laplace]`` (paper: about
+half an hour on 2 cores; laplace: a few minutes).
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-OUT = ROOT / "tests" / "data" / "second_route_reference.json"
+OUT = {
+    "paper": ROOT / "tests" / "data" / "second_route_reference.json",
+    "laplace": ROOT / "tests" / "data" / "second_route_reference_laplace.json",
+}
 DPS = 32
 
 #: The paper's parameters and two other sets per scenario (parameters the paper never printed).
@@ -35,6 +39,15 @@ CASES = [
     ("normal", {"k": "0.8"}),
     ("normal", {"k": "0.35", "sigma": "0.2", "a": "-1.5", "b": "2", "d": "-3"}),
     ("normal", {"k": "0.65", "sigma": "2.5", "a": "5", "b": "-2", "d": "1"}),
+]
+
+#: Scenario III: its MIs with the class come from the numerical route itself, so the reference is
+#: the same route forced to nested quadrature (symbolic_inner=False), which shares no step with
+#: the sympy-integrated inner convolution; entropies and pairs are checked against closed forms.
+LAPLACE_CASES = [
+    ("laplace", {"k": "0.2"}),
+    ("laplace", {"k": "0.8"}),
+    ("laplace", {"k": "0.55", "scale": "3", "a": "-0.5", "b": "0", "d": "1"}),
 ]
 
 
@@ -60,12 +73,12 @@ def compute(case) -> dict:
     out = {"scenario": name, "params": params, "entropy": {}, "mi_class": {}, "mi_features": {}}
     t0 = time.time()
     with mpmath.workdps(DPS):
-        route = NumericRoute(bound.laws())
+        route = NumericRoute(bound.laws(), symbolic_inner=(name != "laplace"))
         for i, d in enumerate(der.entropy):
             out["entropy"][str(i + 1)] = _entry(route.entropy(exprs[i]))
         for i, d in enumerate(der.mi_class):
             # every quantity that involves the class variables, structural zeros included
-            if d.kind == "closed" or "symmetry" in d.reason:
+            if d.kind in ("closed", "numeric") or "symmetry" in d.reason:
                 out["mi_class"][str(i + 1)] = _entry(route.mi_class(exprs[i], weights, threshold))
         n = len(exprs)
         for i in range(n):
@@ -80,9 +93,12 @@ def compute(case) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", choices=sorted(OUT), default="paper",
+                    help="paper: Scenarios I and II; laplace: Scenario III")
     args = ap.parse_args()
+    todo = CASES if args.set == "paper" else LAPLACE_CASES
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        cases = list(pool.map(compute, CASES))
+        cases = list(pool.map(compute, todo))
     for c in cases:
         c.pop("seconds")
     data = {
@@ -91,8 +107,8 @@ def main() -> None:
         "dps": DPS,
         "cases": cases,
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
-    print(f"wrote {OUT}", file=sys.stderr)
+    OUT[args.set].write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    print(f"wrote {OUT[args.set]}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from theory.laws import (
     Normal,
     LaplaceSum,
     ScaledChiSquared1,
+    SquareOfLaplace,
     SkewNormal,
     SquareOfUniform,
     Triangular,
@@ -34,6 +35,8 @@ LAWS = [
     SquareOfUniform(2),
     ScaledChiSquared1(1),
     ScaledChiSquared1(R(1, 25)),
+    SquareOfLaplace(R(1, 2)),
+    SquareOfLaplace(3),
     LaplaceSum(0, R(1, 2)),
     LaplaceSum(3, 2),
 ]
@@ -44,7 +47,7 @@ def _integrate(law, g):
     """int g(f(t), t) dt over the support; for the laws of squares, with t = s^2 (the density's
     1/sqrt(t) singularity at 0 then disappears and tanh-sinh reaches full precision)."""
     f = sp.lambdify(x, law.pdf(x), "mpmath")
-    if isinstance(law, (SquareOfUniform, ScaledChiSquared1)):
+    if isinstance(law, (SquareOfUniform, ScaledChiSquared1, SquareOfLaplace)):
         lo, hi = law.support()
         top = mpmath.sqrt(mpmath.mpf(sp.N(hi, 40))) if hi.is_finite else mpmath.inf
         return mpmath.quad(lambda s: g(f(s * s), s * s) * 2 * s, [0, top])
@@ -84,7 +87,7 @@ def test_cdf_is_the_integral_of_the_density(law):
         for q in (mpmath.mpf("0.25"), mpmath.mpf("0.6")):
             # a point inside the support
             t = q if not mpmath.isfinite(lo) else lo + q * (min(pts[-1], lo + 3) - lo)
-            if isinstance(law, (SquareOfUniform, ScaledChiSquared1)):
+            if isinstance(law, (SquareOfUniform, ScaledChiSquared1, SquareOfLaplace)):
                 val = mpmath.quad(lambda s: f(s * s) * 2 * s, [0, mpmath.sqrt(t)])
             else:
                 val = mpmath.quad(f, [lo, *[p for p in inner if p < t], t])

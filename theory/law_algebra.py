@@ -33,6 +33,7 @@ from theory.laws import (
     Normal,
     ScaledChiSquared1,
     SkewNormal,
+    SquareOfLaplace,
     SquareOfUniform,
     Triangular,
     Uniform,
@@ -91,6 +92,8 @@ def law_of(expr: sp.Expr, laws: dict) -> Law | None:
                 return SquareOfUniform(law.params[1])
             if isinstance(law, Normal) and _is_zero(law.params[0]):
                 return ScaledChiSquared1(law.params[1] ** 2)
+            if isinstance(law, Laplace) and _is_zero(law.params[0]):
+                return SquareOfLaplace(law.params[1])
         return None
     if len(bases) == 2:
         lin = linear_parts(expr, bases)

@@ -331,10 +331,14 @@ class NumericRoute:
     ----------
     laws : dict Symbol -> Law
         The base variables and their laws, with numeric parameters.
+    symbolic_inner : bool
+        Let sympy do the inner integral of a convolution where it can (default). ``False`` forces
+        nested quadrature: slower, but a computation that shares no step with sympy's.
     """
 
-    def __init__(self, laws: dict):
+    def __init__(self, laws: dict, symbolic_inner: bool = True):
         self.laws = laws
+        self.symbolic_inner = symbolic_inner
         self._bases: dict = {}
         self._memo: dict = {}
 
@@ -454,6 +458,8 @@ class NumericRoute:
         lines = f.x_lines() + list(extra_lines)
         lo, hi = f.v_range()
         try:
+            if not self.symbolic_inner:
+                raise _SymbolicInner("nested quadrature requested")
             pieces = _symbolic_convolution(f, lines, indicator)
         except _SymbolicInner:
             factor = None if indicator is None else (lambda x, y: 1 if indicator(x, y) else 0)
