@@ -41,3 +41,23 @@ def test_toml_scenario_gives_builtin_values_to_25_digits(name, k):
         _agree(from_file.mi_class[i], builtin.mi_class[i], f"MI(C,V{i + 1})")
         for j in range(n):
             _agree(from_file.mi(i, j), builtin.mi(i, j), f"MI(V{i + 1},V{j + 1})")
+
+
+ROWS = [("mifs", "0"), ("mifs", "0.4"), ("mifs-u", "0"), ("mifs-u", "0.4"), ("mifs-u", "1"),
+        ("mrmr", None), ("mmifs-u", None), ("micc", None), ("qmifs", None), ("nmifs", None),
+        ("maxmifs", None)]
+
+
+@pytest.mark.parametrize("name", ["uniform", "normal"])
+def test_toml_scenario_gives_builtin_orderings(name):
+    """Same orderings (and the same stops, with the same indeterminate forms) from the files."""
+    from orderings.greedy import select
+
+    builtin = evaluate(bind_from_cli(get_scenario(name), {"k": "0.2"}), DIGITS)
+    from_file = evaluate(
+        bind_from_cli(load_scenario_file(shipped_scenario_path(name)), {"k": "0.2"}), DIGITS
+    )
+    for method, beta in ROWS:
+        a, b = select(builtin, method, beta), select(from_file, method, beta)
+        assert a.order == b.order, (method, beta)
+        assert (a.stop is None) == (b.stop is None), (method, beta)
