@@ -38,6 +38,7 @@ __all__ = [
     "Scenario",
     "BoundScenario",
     "to_rational",
+    "param_symbol",
 ]
 
 
@@ -51,6 +52,19 @@ _DOMAINS: dict[str, tuple[Callable[[sp.Rational], bool], str]] = {
     "nonzero": (lambda v: v != 0, "!= 0"),
     "unit": (lambda v: 0 <= v <= 1, "in [0, 1]"),
 }
+
+
+_ASSUMPTIONS = {
+    "real": {"real": True},
+    "positive": {"positive": True},
+    "nonzero": {"real": True, "nonzero": True},
+    "unit": {"nonnegative": True},
+}
+
+
+def param_symbol(name: str, domain: str) -> sp.Symbol:
+    """The sympy symbol of a parameter, with the assumptions its domain implies."""
+    return sp.Symbol(name, **_ASSUMPTIONS[domain])
 
 
 def to_rational(name: str, value) -> sp.Rational:
@@ -98,7 +112,7 @@ class Parameter:
 
     @property
     def symbol(self) -> sp.Symbol:
-        return sp.Symbol(self.name, real=True)
+        return param_symbol(self.name, self.domain)
 
     @property
     def allowed(self) -> str:

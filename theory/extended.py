@@ -419,7 +419,9 @@ def xmean(values: Iterable, label: str | None = None) -> ExtendedReal:
 
 def format_value(v, digits: int) -> str:
     """A finite value as a decimal string with ``digits`` significant digits ('0' for zero)."""
-    v = mpmath.mpf(v)
-    if v == 0:
-        return "0"
-    return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-6, max_fixed=digits + 2)
+    with mpmath.workdps(digits + 10):
+        if not isinstance(v, mpmath.mpf):
+            v = mpmath.mpf(v)
+        if v == 0:
+            return "0"
+        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-6, max_fixed=digits + 2)

@@ -54,8 +54,8 @@ class LawParameterError(ValueError):
 
 
 def std_normal_cdf(t: sp.Expr) -> sp.Expr:
-    """Phi(t) = (1 + erf(t/sqrt 2))/2."""
-    return (1 + sp.erf(t / sp.sqrt(2))) / 2
+    """Phi(t) = erfc(-t/sqrt 2)/2 (erfc keeps full relative precision in the lower tail)."""
+    return sp.erfc(-t / sp.sqrt(2)) / 2
 
 
 class Law(abc.ABC):
@@ -176,13 +176,10 @@ class Uniform(Law):
         return (low + high) / 2
 
     def affine(self, a, b):
+        # centre c, half-width w: a U + b ~ Unif(a c + b - |a| w, a c + b + |a| w), any sign of a
         low, high = self.params
-        ends = (a * low + b, a * high + b)
-        if a.is_number:
-            return Uniform(*(ends if a > 0 else ends[::-1]))
-        if a.is_positive:
-            return Uniform(*ends)
-        return None
+        c, w = (low + high) / 2, (high - low) / 2
+        return Uniform(a * c + b - sp.Abs(a) * w, a * c + b + sp.Abs(a) * w)
 
     def sample(self, rng, size):
         low, high = self._floats()

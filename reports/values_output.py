@@ -1,0 +1,53 @@
+"""Rendering of a :class:`~theory.values.ScenarioValues` for the ``values`` command."""
+
+from __future__ import annotations
+
+from theory.values import ScenarioValues
+
+__all__ = ["values_json", "values_text", "param_text"]
+
+
+def param_text(v) -> str:
+    """An exact rational as a short decimal when it terminates, else p/q."""
+    q = int(v.q)
+    while q % 2 == 0:
+        q //= 2
+    while q % 5 == 0:
+        q //= 5
+    if q != 1:
+        return f"{v.p}/{v.q}"
+    from decimal import Decimal
+
+    text = format(Decimal(int(v.p)) / Decimal(int(v.q)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def values_json(values: ScenarioValues, digits: int) -> dict:
+    """The JSON object of ``fstheory values --json`` (values as decimal strings or +inf/-inf)."""
+    return {
+        "scenario": values.scenario,
+        "params": {k: param_text(v) for k, v in values.params.items()},
+        "features": list(values.labels),
+        "entropy": [x.text(digits) for x in values.entropy],
+        "mi_class": [x.text(digits) for x in values.mi_class],
+        "mi_features": [[x.text(digits) for x in row] for row in values.mi_features],
+    }
+
+
+def values_text(values: ScenarioValues, digits: int) -> str:
+    params = ", ".join(f"{k}={param_text(v)}" for k, v in values.params.items())
+    lines = [f"scenario {values.scenario} ({params}); {digits} significant digits", ""]
+    w = max(len(s) for s in values.labels) + 4
+    lines.append(f"{'feature':<{w}}  {'h(V)':<{digits + 8}}  MI(C,V)")
+    for i, label in enumerate(values.labels):
+        lines.append(
+            f"{'V' + str(i + 1) + ' ' + label:<{w}}  {values.entropy[i].text(digits):<{digits + 8}}"
+            f"  {values.mi_class[i].text(digits)}"
+        )
+    lines += ["", "MI(Vi, Vj), i > j (finite values; the diagonal is +inf):"]
+    for i in range(values.n_features):
+        for j in range(i):
+            lines.append(
+                f"  MI({values.labels[i]}, {values.labels[j]}) = {values.mi(i, j).text(digits)}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,274 @@
+"""Law algebra: closed forms derived from the declared laws, never typed per feature.
+
+* :func:`law_of` — the law of a feature when it stays in a known family: affine maps of any base
+  law, squares of centred uniform and normal laws, linear combinations of two independent
+  normals, and of two independent uniforms of equal (scaled) width (triangular; Section 6).
+* :func:`pair_mi` — MI(U, V) for U = g(B1), V = c1 B1 + c2 B2 + e (B1, B2 independent), through
+  MI(U, V) = h(V) - h(V | U) (property (e) of Section 2):
+
+  - g one-to-one: h(V | U) = h(V | B1) = h(c2 B2) (translation invariance), e.g.
+    MI(X, X-Y) = h(X-Y) - h(Y) = 1/2 (Scenario I), ln(2)/2 (Scenario II);
+  - g even about 0, B1 symmetric about 0 (U = B1^2): given U, B1 = +-s with probability 1/2
+    each, so V given U is an equal mixture of c2 B2 shifted by +-c1 s, whose entropy is known
+    in closed form for uniform and normal B2 (:func:`entropy_given_square`).
+
+* :func:`gaussian_class_mi` — MI(C, V) for V linear in jointly normal base variables and the
+  class a linear threshold through the mean: (V, L) is bivariate normal with correlation rho, so
+  P(C = 1 | V) = Phi(lambda Z) with lambda = rho / sqrt(1 - rho^2) and the MI is the skew-normal
+  expectation E[ln 2 Phi(lambda A)], A ~ SN(0, 1, lambda) (Section 6, Scenario II).
+
+All functions take and return sympy expressions (parameters may be symbols); ``None`` means "no
+closed form known here": the caller then uses the numerical route (:mod:`theory.numeric`).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from theory.laws import (
+    Law,
+    Normal,
+    ScaledChiSquared1,
+    SkewNormal,
+    SquareOfUniform,
+    Triangular,
+    Uniform,
+    std_normal_cdf,
+)
+
+__all__ = [
+    "linear_parts",
+    "law_of",
+    "entropy_closed_form",
+    "pair_mi",
+    "entropy_given_square",
+    "lncosh_expectation",
+    "gaussian_class_mi",
+    "skew_normal_mi",
+    "is_injective",
+    "is_even",
+]
+
+
+def _bases_in(expr: sp.Expr, laws: dict) -> list[sp.Symbol]:
+    return sorted((s for s in expr.free_symbols if s in laws), key=str)
+
+
+def linear_parts(expr: sp.Expr, bases: list[sp.Symbol]):
+    """(coefficients, constant) if ``expr`` is linear in ``bases`` with base-free coefficients."""
+    expr = sp.expand(expr)
+    coefs = {}
+    for b in bases:
+        c = sp.diff(expr, b)
+        if any(s in c.free_symbols for s in bases):
+            return None
+        coefs[b] = sp.simplify(c)
+    const = sp.simplify(expr - sum(c * b for b, c in coefs.items()))
+    if any(s in const.free_symbols for s in bases):
+        return None
+    return coefs, const
+
+
+def _is_zero(e: sp.Expr) -> bool:
+    return sp.simplify(e) == 0
+
+
+def law_of(expr: sp.Expr, laws: dict) -> Law | None:
+    """The law of ``expr`` (a function of independent base variables) when in a known family."""
+    bases = _bases_in(expr, laws)
+    if len(bases) == 1:
+        (B,) = bases
+        law = laws[B]
+        lin = linear_parts(expr, bases)
+        if lin is not None:
+            coefs, const = lin
+            return law.affine(coefs[B], const)
+        if _is_zero(expr - B**2):
+            if isinstance(law, Uniform) and _is_zero(law.params[0] + law.params[1]):
+                return SquareOfUniform(law.params[1])
+            if isinstance(law, Normal) and _is_zero(law.params[0]):
+                return ScaledChiSquared1(law.params[1] ** 2)
+        return None
+    if len(bases) == 2:
+        lin = linear_parts(expr, bases)
+        if lin is None:
+            return None
+        coefs, const = lin
+        l1, l2 = (laws[b] for b in bases)
+        c1, c2 = (coefs[b] for b in bases)
+        if isinstance(l1, Normal) and isinstance(l2, Normal):
+            (m1, s1), (m2, s2) = l1.params, l2.params
+            return Normal(c1 * m1 + c2 * m2 + const, sp.sqrt(c1**2 * s1**2 + c2**2 * s2**2))
+        if isinstance(l1, Uniform) and isinstance(l2, Uniform):
+            u1, u2 = l1.affine(c1, 0), l2.affine(c2, 0)
+            if u1 is None or u2 is None:
+                return None
+            w1 = u1.params[1] - u1.params[0]
+            w2 = u2.params[1] - u2.params[0]
+            if not _is_zero(w1 - w2):
+                return None
+            low = u1.params[0] + u2.params[0] + const
+            high = u1.params[1] + u2.params[1] + const
+            return Triangular(low, high, (low + high) / 2)
+    return None
+
+
+def entropy_closed_form(expr: sp.Expr, laws: dict) -> sp.Expr | None:
+    """h(expr) from its law, when :func:`law_of` knows the law and the law its entropy."""
+    law = law_of(expr, laws)
+    return None if law is None else law.entropy()
+
+
+def is_injective(g: sp.Expr, B: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """True if g is strictly monotone on (lo, hi): its derivative has no zero there."""
+    dg = sp.diff(g, B)
+    if dg.free_symbols.isdisjoint({B}):
+        return not _is_zero(dg)
+    crit = sp.solveset(sp.Eq(dg, 0), B, sp.Interval.open(lo, hi))
+    return crit is sp.S.EmptySet
+
+
+def is_even(g: sp.Expr, B: sp.Symbol) -> bool:
+    return _is_zero(g.subs(B, -B) - g)
+
+
+def _centre_zero(law: Law) -> bool:
+    c = law.center()
+    return c is not None and _is_zero(c)
+
+
+def pair_mi(u: sp.Expr, v: sp.Expr, laws: dict) -> sp.Expr | None:
+    """MI(u, v) in closed form for u = g(B1), v = c1 B1 + c2 B2 + e (either order), else None."""
+    for U, V in ((u, v), (v, u)):
+        bu, bv = _bases_in(U, laws), _bases_in(V, laws)
+        if len(bu) != 1 or len(bv) != 2 or bu[0] not in bv:
+            continue
+        B1 = bu[0]
+        (B2,) = [b for b in bv if b != B1]
+        lin = linear_parts(V, bv)
+        if lin is None:
+            return None
+        coefs, _ = lin
+        c1, c2 = coefs[B1], coefs[B2]
+        hv = entropy_closed_form(V, laws)
+        if hv is None:
+            return None
+        lo, hi = laws[B1].support()
+        if is_injective(U, B1, lo, hi):
+            h_cond = entropy_closed_form(c2 * B2, laws)
+        elif is_even(U, B1) and _centre_zero(laws[B1]) and is_injective(U, B1, 0, hi):
+            h_cond = entropy_given_square(laws[B1], laws[B2], c1, c2)
+        else:
+            return None
+        if h_cond is None:
+            return None
+        diff = hv - h_cond
+        return diff if diff.has(sp.Integral) else sp.simplify(diff)
+    return None
+
+
+_theta = sp.Symbol("theta", real=True)
+
+
+def _beta_fn(x: sp.Expr) -> sp.Expr:
+    """beta(x) = sum_{m>=0} (-1)^m/(m+x) = (psi((x+1)/2) - psi(x/2))/2."""
+    return (sp.polygamma(0, (x + 1) / 2) - sp.polygamma(0, x / 2)) / 2
+
+
+def lncosh_expectation(alpha: sp.Expr) -> sp.Expr:
+    """E[ln cosh(alpha^2 U^2 + alpha U N)] for independent standard normals U, N, alpha > 0.
+
+    In polar coordinates (U, N) = r (cos t, sin t) the argument is r^2 q(t) with
+    q(t) = alpha cos t (alpha cos t + sin t), and r^2/2 ~ Exp(1) independent of t, so the
+    expectation is E_t[G(2|q(t)|)] with G(c) = int_0^oo e^-p ln cosh(c p) dp. Expanding
+    ln cosh(x) = x - ln 2 + sum_{n>=1} (-1)^{n+1} e^{-2nx}/n gives G(c) = c - beta(1 + 1/(2c)),
+    beta(x) = (psi((x+1)/2) - psi(x/2))/2 (digamma). q has period pi and vanishes at pi/2 and
+    pi - atan(alpha); on each piece its sign is fixed, so the integrand is analytic there.
+    """
+    q = alpha * sp.cos(_theta) * (alpha * sp.cos(_theta) + sp.sin(_theta))
+    cuts = [sp.Integer(0), sp.pi / 2, sp.pi - sp.atan(alpha), sp.pi]
+    total = sp.Integer(0)
+    for (lo, hi), sign in zip(zip(cuts, cuts[1:]), (1, -1, 1)):
+        aq = sign * q
+        total += sp.Integral(2 * aq - _beta_fn(1 + 1 / (4 * aq)), (_theta, lo, hi))
+    return total / sp.pi
+
+
+def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.Expr | None:
+    """h(c1 B1 + c2 B2 | B1^2) for B1 symmetric about 0, independent of B2.
+
+    Given B1^2 = s^2, V is the equal mixture of c2 B2 + c1 s and c2 B2 - c1 s.
+
+    * Uniform B1 ~ U(-delta1, delta1), uniform B2: c2 B2 has half-width D = |c2| w2 / 2; the two
+      shifted copies overlap on a length 2D - 2|c1|s (if positive), where the mixture density is
+      1/(2D), and have density 1/(4D) elsewhere, so h(V | s) = ln(2D) + ln 2 * min(|c1| s/D, 1).
+      With A = |c1| delta1 and s ~ U(0, delta1): E min(|c1|s/D, 1) = A/(2D) if A <= D, else
+      1 - D/(2A). (Paper Section 6: MI(Y^2, X-Y) = (1 - ln 2)/2.)
+    * Normal B1 ~ N(0, s1^2), normal B2 ~ N(m2, s2^2): with tau = |c2| s2, alpha = |c1| s1/tau,
+      the mixture of N(+-m, tau^2) has entropy ln(2 pi e tau^2)/2 + m^2/tau^2 - E ln cosh(m T/tau^2),
+      T ~ N(m, tau^2); averaging over m = |c1| s1 |U| gives
+      ln(2 pi e tau^2)/2 + alpha^2 - E[ln cosh(alpha^2 U^2 + alpha U N)] (:func:`lncosh_expectation`).
+      (Paper Section 6: MI(Y^2, X-Y) = -1 + ln(2)/2 + E ln cosh((X-Y)|Y|).)
+    """
+    if isinstance(law1, Uniform) and isinstance(law2, Uniform):
+        delta1 = law1.params[1]
+        D = sp.Abs(c2) * (law2.params[1] - law2.params[0]) / 2
+        A = sp.Abs(c1) * delta1
+        frac = sp.Piecewise((A / (2 * D), A <= D), (1 - D / (2 * A), True))
+        return sp.log(2 * D) + sp.log(2) * frac
+    if isinstance(law1, Normal) and isinstance(law2, Normal):
+        s1, s2 = law1.params[1], law2.params[1]
+        tau = sp.Abs(c2) * s2
+        alpha = sp.Abs(c1) * s1 / tau
+        return sp.log(2 * sp.pi * sp.E * tau**2) / 2 + alpha**2 - lncosh_expectation(alpha)
+    return None
+
+
+_u = sp.Symbol("u", positive=True)
+
+
+def skew_normal_mi(lam: sp.Expr) -> sp.Integral:
+    """E[ln 2 Phi(lam A)], A ~ SN(0, 1, lam): MI(C, V) when P(C=1 | V=v) = Phi(lam v), V ~ N(0, 1).
+
+    For V standard normal and P(C = 1 | V = v) = Phi(lam v): P(C = 1) = 1/2 and
+    f(v | C = 1) = 2 phi(v) Phi(lam v) is the SN(0, 1, lam) density; C = 0 mirrors it, so the mixed
+    MI (paper eq. (mi_cont_disc)) is E[ln 2 Phi(lam A)]. Folding the real line at 0 (the integrand
+    at -u is the C = 0 term at u) gives the form returned here, written with the upper tail
+    Q = Phi(-|lam| u) = erfc(|lam| u / sqrt 2)/2 so that it keeps full precision for large u:
+
+        MI = 2 int_0^oo phi(u) [(1 - Q) ln(2 (1 - Q)) + Q ln(2 Q)] du.
+    """
+    q = sp.erfc(sp.Abs(lam) * _u / sp.sqrt(2)) / 2
+    phi = sp.exp(-(_u**2) / 2) / sp.sqrt(2 * sp.pi)
+    body = 2 * phi * ((1 - q) * sp.log(2 * (1 - q)) + q * sp.log(2 * q))
+    return sp.Integral(body, (_u, 0, sp.oo))
+
+
+def gaussian_class_mi(
+    v: sp.Expr, weights: dict, threshold: sp.Expr, laws: dict
+) -> sp.Expr | None:
+    """MI(C, v) for C = 1{sum w_b B_b >= threshold}, v linear, all base variables normal.
+
+    Requires the threshold to be the mean of the linear form (P(C = 1) = 1/2, as in the paper).
+    (V, L) is bivariate normal; rho = cov(V, L)/(sd V sd L) and lam = rho/sqrt(1 - rho^2). If
+    |rho| = 1 the class is a function of V and MI = ln 2.
+    """
+    bases = sorted(set(_bases_in(v, laws)) | {b for b, w in weights.items()}, key=str)
+    if not all(isinstance(laws[b], Normal) for b in bases):
+        return None
+    lin = linear_parts(v, bases)
+    if lin is None:
+        return None
+    cv, _ = lin
+    mean_l = sum(w * laws[b].params[0] for b, w in weights.items())
+    if not _is_zero(mean_l - threshold):
+        return None
+    var = {b: laws[b].params[1] ** 2 for b in bases}
+    cov = sum(cv[b] * weights.get(b, 0) * var[b] for b in bases)
+    var_v = sum(cv[b] ** 2 * var[b] for b in bases)
+    var_l = sum(weights.get(b, 0) ** 2 * var[b] for b in bases)
+    resid = sp.simplify(var_v * var_l - cov**2)  # = var_v var_l (1 - rho^2)
+    if _is_zero(resid):
+        return sp.log(2)
+    lam = sp.simplify(cov / sp.sqrt(resid))
+    return skew_normal_mi(lam)
