@@ -211,7 +211,7 @@ class ExtendedReal:
 
     # ----- arithmetic ---------------------------------------------------------------------------
     def __neg__(self) -> "ExtendedReal":
-        label = f"-{self.label}" if self.label else None
+        label = f"-{_wrap(self.label, '*')}" if self.label else None
         if self.kind is Kind.FINITE:
             return ExtendedReal(Kind.FINITE, -self.value, label=label)
         if self.kind is Kind.POS_INF:
@@ -311,11 +311,33 @@ NEG_INF = ExtendedReal(Kind.NEG_INF)
 ZERO = ExtendedReal(Kind.FINITE, mpmath.mpf(0))
 
 
-def _wrap(label: str, op: str) -> str:
-    # keep sums readable inside products and quotients
-    if op in "*/" and any(ch in label for ch in "+-") and not label.startswith("("):
-        if label.startswith("-") and all(ch not in label[1:] for ch in "+-"):
-            return label
+def _top_level(label: str) -> str:
+    """'add' if the label is a sum/difference at parenthesis depth 0 (" + ", " - " as composed
+    by :func:`_label`), 'mul' if a product/quotient at depth 0, else 'atom' ("MI(C,X-Y)", "beta",
+    "-h(X)"). Feature names inside MI(...)/h(...) sit at depth 1 and do not count."""
+    depth, kind = 0, "atom"
+    for pos, ch in enumerate(label):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in "+-" and label[pos - 1 : pos] == " " and label[pos + 1 : pos + 2] == " ":
+            return "add"
+        elif depth == 0 and ch in "*/":
+            kind = "mul"
+    return kind
+
+
+def _wrap(label: str, op: str, right: bool = False) -> str:
+    """Parenthesise an operand label so that the composed label shows the grouping actually
+    evaluated (e.g. ``MI(C,X)*(MI(Y,X)/h(X))`` versus ``MI(C,X)/h(X)*MI(Y,X)``), which is what
+    an indeterminate's cause must name."""
+    top = _top_level(label)
+    if op in "*/" and top == "add":
+        return f"({label})"
+    if op in "*/" and right and top == "mul":
+        return f"({label})"
+    if op == "-" and right and top == "add":
         return f"({label})"
     return label
 
@@ -323,13 +345,14 @@ def _wrap(label: str, op: str) -> str:
 def _label(a: ExtendedReal, b: ExtendedReal, op: str) -> str | None:
     if a.label is None or b.label is None:
         return None
-    return f"{_wrap(a.label, op)}{op}{_wrap(b.label, op)}" if op in "*/" else f"{a.label} {op} {b.label}"
+    left, right = _wrap(a.label, op), _wrap(b.label, op, right=True)
+    return f"{left}{op}{right}" if op in "*/" else f"{left} {op} {right}"
 
 
 def _indeterminate(form: Form, a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
     expr = _label(a, b, op)
     if expr is None:
-        expr = f"{_wrap(a._describe(), op)} {op} {_wrap(b._describe(), op)}"
+        expr = f"{_wrap(a._describe(), op)} {op} {_wrap(b._describe(), op, right=True)}"
     cause = f"{expr} with {a._describe_with_value()}, {b._describe_with_value()}"
     return ExtendedReal.indeterminate(form, cause, label=_label(a, b, op))
 
@@ -389,7 +412,7 @@ def xsum(values: Iterable, label: str | None = None) -> ExtendedReal:
 
 def _extreme(values: Iterable, pick_max: bool, label: str | None) -> ExtendedReal:
     best = None
-    for v in map(X, values):
+    for v in map(xr, values):
         if v.is_indeterminate:
             return v.named(label) if label else v
         if best is None or (v > best if pick_max else v < best):
@@ -410,11 +433,12 @@ def xmin(values: Iterable, label: str | None = None) -> ExtendedReal:
 
 
 def xmean(values: Iterable, label: str | None = None) -> ExtendedReal:
-    """Mean over a non-empty set: ``xsum(values) / |set|``."""
+    """Mean over a non-empty set: ``xsum(values) / |set|`` (labelled "(a + b)/2" unless named)."""
     values = list(values)
     if not values:
         raise ValueError("mean over an empty set")
-    return (xsum(values) / len(values)).named(label)
+    mean = xsum(values) / ExtendedReal.finite(len(values), str(len(values)))
+    return mean.named(label) if label else mean
 
 
 def format_value(v, digits: int) -> str:

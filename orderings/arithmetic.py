@@ -1,0 +1,230 @@
+"""The small arithmetic interface that the methods' objectives are written against.
+
+Every objective in :mod:`orderings.methods` is one function ``objective(ops, v, i, S, beta)``
+that uses only
+
+* Python's ``+ - * /`` (and unary ``-``) on the values ``v`` returns and on ``ops.const``;
+* ``ops.sum(seq)``, ``ops.max(seq)``, ``ops.mean(seq)`` over a sequence (the sets of the paper's
+  objective table: sums, maxima and means over the already selected features ``S``);
+* ``ops.min2(a, b)``, the minimum of two values (``min{h(V_i), h(V_s)}`` in NI);
+* ``ops.const(x, label)``, a constant (``beta``, ``1/2``, ``|S|``) with a name for explanations.
+
+So the *same* definition runs in two worlds:
+
+``EXACT_OPS``
+    values are :class:`theory.extended.ExtendedReal`; handles are ints; ``v`` is a
+    :class:`theory.values.ScenarioValues`. 0/0, 0*inf, inf-inf and inf/inf become named
+    indeterminates; ``x/0`` follows :data:`theory.extended.DIVISION_BY_ZERO`.
+``FLOAT_OPS``
+    values are numpy float arrays of shape ``(reps,)`` (one entry per Monte-Carlo replication);
+    handles are ints or int arrays of shape ``(reps,)`` (one feature index per replication);
+    ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` returning such arrays (e.g.
+    :class:`ArrayValues`). IEEE rules apply; every indeterminate form is ``nan``, which means
+    "not choosable" -- exactly where the exact world has an indeterminate. ``x/0.0`` is
+    ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
+    views must not return ``-0.0`` (see :class:`FloatOps`).
+
+Run an objective inside ``with ops.quiet():`` (the methods' :meth:`~orderings.methods.Method.objective`
+does this), which silences numpy's floating-point warnings in the float world and does nothing
+in the exact world.
+
+Examples
+--------
+>>> import numpy as np
+>>> from orderings.arithmetic import EXACT_OPS, FLOAT_OPS
+>>> from theory.extended import xr
+>>> str(EXACT_OPS.mean([xr(1), xr(2)]))
+'1.50000'
+>>> with FLOAT_OPS.quiet():
+...     FLOAT_OPS.sum([np.array([1.0, np.inf]), np.array([2.0, -np.inf])])
+array([ 3., nan])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import operator
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from theory.extended import ExtendedReal, xmax, xmin, xr, xsum
+
+__all__ = ["ExactOps", "TracingExactOps", "FloatOps", "EXACT_OPS", "FLOAT_OPS", "ArrayValues"]
+
+
+class ExactOps:
+    """Extended-real arithmetic (:mod:`theory.extended`); labels compose into causes."""
+
+    name = "exact"
+
+    def const(self, x, label: str | None = None) -> ExtendedReal:
+        """A constant; ``Fraction`` and decimal strings are read exactly at the working precision."""
+        if isinstance(x, Fraction) and x.denominator == 1:
+            x = x.numerator
+        return xr(x, label if label is not None else str(x))
+
+    def sum(self, seq: Sequence) -> ExtendedReal:
+        """Sum over a set, left to right (empty sum = 0, labelled "0"); the first indeterminate
+        is kept."""
+        seq = list(seq)
+        return xsum(seq) if seq else self.const(0)
+
+    def max(self, seq: Sequence) -> ExtendedReal:
+        """Maximum over a non-empty set; an indeterminate member makes it indeterminate."""
+        return xmax(seq)
+
+    def mean(self, seq: Sequence) -> ExtendedReal:
+        """``(1/|seq|) * sum(seq)``, labelled "(a + b)/2"; the mean of one value is that value
+        (x/1 = x for every kind, so only the label is spared the "/1")."""
+        seq = list(seq)
+        if not seq:
+            raise ValueError("mean over an empty set")
+        if len(seq) == 1:
+            return xr(seq[0])
+        return xsum(seq) / self.const(len(seq))
+
+    def min2(self, a: ExtendedReal, b: ExtendedReal) -> ExtendedReal:
+        """min{a, b}; carries the label of the smaller one (so a cause names the entropy used)."""
+        return xmin([a, b])
+
+    def quiet(self):
+        return contextlib.nullcontext()
+
+
+def _unsigned_zero(x):
+    """-0.0 -> +0.0 (IEEE: -0.0 + 0.0 = +0.0); everything else, nan and inf included, unchanged."""
+    return x + 0.0
+
+
+class FloatOps:
+    """numpy float arithmetic, elementwise over replications; ``nan`` = indeterminate.
+
+    IEEE zeros are signed and ``x / -0.0 = -sign(x) * inf``, while the exact world has one
+    unsigned zero and ``x / 0 = sign(x) * inf`` (:data:`theory.extended.DIVISION_BY_ZERO`). Every
+    divisor in the objectives is a value of the view (``h``), a ``min2`` of such values, or a
+    ``sum``/``mean``; so the results of the set operations are returned with unsigned zeros
+    (e.g. a mean of ``0/h`` terms with ``h < 0`` is ``-0.0`` in IEEE), and views must not return
+    ``-0.0`` (:class:`ArrayValues` normalises its arrays). With that the two worlds agree.
+    """
+
+    name = "float"
+
+    def const(self, x, label: str | None = None) -> float:
+        return float(Fraction(x)) if isinstance(x, str) else float(x)
+
+    def sum(self, seq: Sequence):
+        seq = list(seq)
+        return _unsigned_zero(functools.reduce(operator.add, seq)) if seq else 0.0
+
+    def max(self, seq: Sequence):
+        seq = list(seq)
+        if not seq:
+            raise ValueError("max over an empty set")
+        return _unsigned_zero(functools.reduce(np.maximum, seq))  # np.maximum propagates nan
+
+    def mean(self, seq: Sequence):
+        seq = list(seq)
+        if not seq:
+            raise ValueError("mean over an empty set")
+        total = seq[0] if len(seq) == 1 else self.sum(seq) / float(len(seq))
+        return _unsigned_zero(total)
+
+    def min2(self, a, b):
+        return _unsigned_zero(np.minimum(a, b))
+
+    def quiet(self):
+        return np.errstate(all="ignore")
+
+
+class TracingExactOps(ExactOps):
+    """:class:`ExactOps` that also records every non-finite value entering (role "term") or
+    leaving (role "result") a set operation (sum, max, mean, min2), in evaluation order, as
+    ``(role, value)`` pairs in :attr:`events`.
+
+    An indeterminate keeps only its *first* cause when it propagates; every term of the paper's
+    objectives passes through a set operation, so the trace recovers *all* the indeterminate
+    terms of an objective (e.g. QMIFS's candidate Y^2 with both 0/0 and 0*inf, Section 7) and
+    the infinite terms behind an infinite objective (NMIFS's NI(X^2,X) = -inf).
+    """
+
+    name = "exact-tracing"
+
+    def __init__(self):
+        self.events: list[tuple[str, ExtendedReal]] = []
+
+    def _note(self, values, result):
+        for role, x in [("term", x) for x in values] + [("result", result)]:
+            if isinstance(x, ExtendedReal) and not x.is_finite:
+                self.events.append((role, x))
+        return result
+
+    def sum(self, seq):
+        seq = list(seq)
+        return self._note(seq, super().sum(seq))
+
+    def max(self, seq):
+        seq = list(seq)
+        return self._note(seq, super().max(seq))
+
+    def mean(self, seq):
+        seq = list(seq)
+        return self._note(seq, super().mean(seq))
+
+    def min2(self, a, b):
+        return self._note([a, b], super().min2(a, b))
+
+
+EXACT_OPS = ExactOps()
+FLOAT_OPS = FloatOps()
+
+
+class ArrayValues:
+    """A float-world values view over Monte-Carlo replications.
+
+    Parameters
+    ----------
+    h : array (reps, n)
+        Entropy estimates h(V_j) per replication.
+    mi_c : array (reps, n)
+        MI(C, V_j) estimates per replication.
+    mi : array (reps, n, n)
+        MI(V_j, V_l) estimates per replication.
+
+    Handles are ints (the same feature in every replication) or int arrays of shape ``(reps,)``
+    (feature ``handle[r]`` in replication ``r``); every accessor returns shape ``(reps,)``.
+
+    >>> import numpy as np
+    >>> v = ArrayValues(np.ones((2, 3)), np.arange(6.0).reshape(2, 3), np.zeros((2, 3, 3)))
+    >>> v.mi_c(np.array([0, 2]))
+    array([0., 5.])
+    """
+
+    def __init__(self, h, mi_c, mi):
+        # + 0.0 turns any -0.0 into +0.0 (see FloatOps)
+        self.h_ = np.asarray(h, dtype=float) + 0.0
+        self.mi_c_ = np.asarray(mi_c, dtype=float) + 0.0
+        self.mi_ = np.asarray(mi, dtype=float) + 0.0
+        reps, n = self.h_.shape
+        if self.mi_c_.shape != (reps, n) or self.mi_.shape != (reps, n, n):
+            raise ValueError("h and mi_c must be (reps, n) and mi (reps, n, n)")
+        self._rows = np.arange(reps)
+
+    @property
+    def reps(self) -> int:
+        return self.h_.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.h_.shape[1]
+
+    def h(self, i):
+        return self.h_[self._rows, i]
+
+    def mi_c(self, i):
+        return self.mi_c_[self._rows, i]
+
+    def mi(self, i, j):
+        return self.mi_[self._rows, i, j]

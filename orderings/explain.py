@@ -1,0 +1,197 @@
+"""A selection run told in words, and as JSON.
+
+:func:`explain` writes each step: who won and by what value (and, for an infinite value, the
+infinite term it comes from), which candidates tied, the other candidates' values, and every
+indeterminate candidate with its form(s) and cause(s); then why the selection stopped. Entropies
+that are null or negative and appear in a cause are stated ("where h(X) = 0 (null)"), since these
+are the paper's explanations (Section 7).
+
+:func:`to_json` gives the machine form used by ``fstheory order --json``::
+
+    {"method", "beta", "scenario", "params": {...}, "order": [1-based indices],
+     "labels": [labels in selection order],
+     "stopped": null or {"after": n, "candidates": {"V3": "0/0", ...}},
+     "steps": [{"selected": i (1-based), "values": {"V1": "<value | +inf | -inf | form>"}}]}
+
+``params`` holds the scenario parameters (decimal strings) plus the method options
+``reading`` and ``zero_beta`` (null for methods without beta).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from orderings.greedy import Candidate, SelectionResult
+from theory.extended import ExtendedReal
+
+__all__ = ["explain", "to_json", "to_json_text", "referenced_entropies"]
+
+
+def _balanced(text: str, start: int) -> int:
+    """Index just past the parenthesis group opening at ``text[start] == '('``."""
+    depth = 0
+    for pos in range(start, len(text)):
+        if text[pos] == "(":
+            depth += 1
+        elif text[pos] == ")":
+            depth -= 1
+            if depth == 0:
+                return pos + 1
+    return len(text)
+
+
+def referenced_entropies(text: str, labels) -> list[int]:
+    """Feature indices whose entropy ``h(<label>)`` is named in ``text``, in order of appearance."""
+    found: list[int] = []
+    pos = text.find("h(")
+    while pos != -1:
+        if pos == 0 or not (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+            end = _balanced(text, pos + 1)
+            inner = text[pos + 2 : end - 1]
+            if inner in labels:
+                j = labels.index(inner)
+                if j not in found:
+                    found.append(j)
+        pos = text.find("h(", pos + 1)
+    return found
+
+
+def _where(texts, result: SelectionResult, digits: int) -> str:
+    """'where h(X) = 0 (null), h(X^2) = -1.69315 (negative)' for the entropies <= 0 named."""
+    v = result.values
+    idx: list[int] = []
+    for t in texts:
+        for j in referenced_entropies(t, list(v.labels)):
+            if j not in idx:
+                idx.append(j)
+    parts = []
+    for j in idx:
+        h = v.h(j)
+        if h.is_finite and h.value <= 0:
+            parts.append(f"h({v.labels[j]}) = {h.text(digits)} ({'null' if h.value == 0 else 'negative'})")
+    return ("where " + ", ".join(parts)) if parts else ""
+
+
+def _indeterminate_line(c: Candidate) -> str:
+    terms = c.indeterminate_terms or (c.value,)
+    first, rest = terms[0], terms[1:]
+    line = f"{c.label}: {first.form.value} in {first.cause}"
+    for t in rest:
+        line += f"; also {t.form.value} in {t.cause}"
+    return line
+
+
+def _infinite_origin(c: Candidate, digits: int) -> str:
+    terms = c.infinite_terms
+    if not terms:
+        return ""
+    shown = ", ".join(f"{t.label} = {t.text(digits)}" for t in terms[:2] if t.label)
+    return f" from {shown}" if shown else ""
+
+
+def _params_text(params) -> str:
+    return ", ".join(f"{k}={_decimal(v)}" for k, v in params.items())
+
+
+def explain(result: SelectionResult, digits: int = 6) -> str:
+    """A readable account of a selection run (one block per step, then the stop)."""
+    v = result.values
+    lines = [
+        f"{result.describe_method()} on {v.scenario} ({_params_text(v.params)})",
+        f"Order: {', '.join(result.order_labels) or '(none)'}"
+        + (f" -- stopped after {result.stop.after} of {v.n_features}" if result.stop else " -- complete"),
+    ]
+    for step in result.steps:
+        w = step.winner
+        what = f"MI(C,{w.label}) = {w.text(digits)}" if step.number == 1 else w.text(digits)
+        head = f"Step {step.number}: {w.label} wins with {what}"
+        if step.number > 1 and w.value.is_infinite:
+            head += _infinite_origin(w, digits)
+        if step.tied:
+            head += (f" (tied with {', '.join(v.labels[i] for i in step.tied)}: "
+                     f"the lower feature index wins)")
+        if step.number == 1:
+            head += " [first feature: largest MI with the class]"
+        lines.append(head + ".")
+        others = [c for c in step.candidates if c.determinate and c.index != w.index]
+        if others:
+            lines.append("  others: " + ", ".join(f"{c.label} {c.text(digits)}" for c in others))
+        ind = step.indeterminate
+        if ind:
+            lines.append("  indeterminate (cannot be chosen):")
+            lines.extend(f"    {_indeterminate_line(c)}" for c in ind)
+        where = _where([t.label or "" for c in [w] for t in c.infinite_terms]
+                       + [t.cause for c in ind for t in c.indeterminate_terms], result, digits)
+        if step.number > 1 and w.value.is_infinite:
+            where = where or _where([t.label or "" for t in w.infinite_terms], result, digits)
+        if where:
+            lines.append(f"  {where}")
+    if result.stop is None:
+        lines.append(f"All {v.n_features} features selected.")
+    else:
+        stop = result.stop
+        lines.append(
+            f"Stop after {stop.after}: every remaining candidate is indeterminate "
+            f"({', '.join(f'{c.label} {c.form}' for c in stop.candidates)})."
+        )
+        lines.extend(f"  {_indeterminate_line(c)}" for c in stop.candidates)
+        where = _where([t.cause for c in stop.candidates for t in c.indeterminate_terms], result, digits)
+        if where:
+            lines.append(f"  {where}")
+    return "\n".join(lines)
+
+
+def _decimal(x) -> str:
+    """A parameter as a decimal string when it terminates ('1/5' -> '0.2'), else 'p/q'."""
+    if isinstance(x, ExtendedReal):
+        return x.text(15)
+    try:
+        f = Fraction(str(x))
+    except (ValueError, ZeroDivisionError):
+        return str(x)
+    q = f.denominator
+    twos = fives = 0
+    while q % 2 == 0:
+        q //= 2
+        twos += 1
+    while q % 5 == 0:
+        q //= 5
+        fives += 1
+    if q != 1:
+        return f"{f.numerator}/{f.denominator}"
+    scale = max(twos, fives)
+    digits = abs(f.numerator) * 10**scale // f.denominator
+    sign = "-" if f < 0 else ""
+    if scale == 0:
+        return f"{sign}{digits}"
+    s = str(digits).rjust(scale + 1, "0")
+    return f"{sign}{s[:-scale]}.{s[-scale:]}"
+
+
+def to_json(result: SelectionResult, digits: int = 15) -> dict:
+    """The run as a JSON-ready dict (format in the module docstring); values as decimal strings
+    with ``digits`` significant digits, '+inf', '-inf', or the indeterminate form."""
+    v = result.values
+    params = {k: _decimal(x) for k, x in v.params.items()}
+    params["reading"] = result.reading
+    params["zero_beta"] = result.zero_beta if result.method.has_beta else None
+    return {
+        "method": result.method.key,
+        "beta": None if result.beta is None else float(result.beta),
+        "scenario": v.scenario,
+        "params": params,
+        "order": [i + 1 for i in result.order],
+        "labels": result.order_labels,
+        "stopped": None
+        if result.stop is None
+        else {"after": result.stop.after, "candidates": dict(result.stop.forms)},
+        "steps": [
+            {"selected": s.selected + 1, "values": {c.name: c.text(digits) for c in s.candidates}}
+            for s in result.steps
+        ],
+    }
+
+
+def to_json_text(result: SelectionResult, digits: int = 15) -> str:
+    return json.dumps(to_json(result, digits), indent=2)

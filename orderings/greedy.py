@@ -1,0 +1,256 @@
+"""Greedy forward selection with the paper's rules (Section 7), on exact extended-real values.
+
+Rules
+-----
+1. The first feature maximises MI(C, V_i) (no feature is selected yet, so no redundancy term).
+2. At each later step every remaining candidate's objective is evaluated
+   (:meth:`orderings.methods.Method.objective`); the candidate with the largest *determinate*
+   value wins, -inf included (Section 7: "3X+1, X-Y and X^2 are all selected with a -inf
+   objective function value").
+3. Ties go to the lower feature index ("they appear in this order because it is how they appear
+   in the initial list of features").
+4. An indeterminate candidate (0/0, 0*inf, inf-inf, inf/inf) cannot be chosen.
+5. Selection stops when every remaining candidate is indeterminate.
+
+Ties between finite values are decided at the working precision: two values closer than
+``10**-(digits - 5)`` relative to ``max(1, |a|, |b|)`` are tied (values derived to ``digits``
+significant digits cannot be told apart beyond that). Each step records which candidates tied
+with the winner.
+
+Examples
+--------
+>>> from orderings.greedy import select
+>>> from theory.extended import xr, POS_INF, ZERO
+>>> from theory.values import ScenarioValues
+>>> L = ("A", "B")
+>>> v = ScenarioValues("toy", {}, L, (xr(0, "h(A)"), xr(1, "h(B)")),
+...     (xr(1, "MI(C,A)"), xr(0, "MI(C,B)")),
+...     ((POS_INF, xr(0, "MI(A,B)")), (xr(0, "MI(B,A)"), POS_INF)))
+>>> r = select(v, "mmifs-u")
+>>> r.order_labels, r.stop.after, r.stop.candidates[0].value.form.value
+(['A'], 1, '0*inf')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+from orderings.arithmetic import EXACT_OPS, TracingExactOps
+from orderings.methods import Method, get_method
+from theory.extended import ExtendedReal
+from theory.values import ScenarioValues
+
+__all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate's objective at one step (0-based ``index``)."""
+
+    index: int
+    label: str
+    value: ExtendedReal
+    terms: tuple[ExtendedReal, ...] = ()
+    """For a non-finite value: the non-finite terms met while evaluating it (every distinct
+    indeterminate with its own cause, and the infinite terms), from a traced re-evaluation."""
+
+    @property
+    def name(self) -> str:
+        """'V3' (1-based, as in the paper's feature tables)."""
+        return f"V{self.index + 1}"
+
+    @property
+    def determinate(self) -> bool:
+        return self.value.is_determinate
+
+    @property
+    def form(self) -> str | None:
+        """The indeterminate form ('0/0', ...) or None."""
+        return self.value.form.value if self.value.is_indeterminate else None
+
+    @property
+    def cause(self) -> str | None:
+        """For an indeterminate: the first operation, with its operands, that produced it."""
+        return self.value.cause if self.value.is_indeterminate else None
+
+    @property
+    def indeterminate_terms(self) -> tuple[ExtendedReal, ...]:
+        """Every distinct indeterminate term (first cause first)."""
+        return tuple(t for t in self.terms if t.is_indeterminate)
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The distinct indeterminate forms met, in order ('0/0', '0*inf')."""
+        out: list[str] = []
+        for t in self.indeterminate_terms:
+            if t.form.value not in out:
+                out.append(t.form.value)
+        return tuple(out)
+
+    @property
+    def infinite_terms(self) -> tuple[ExtendedReal, ...]:
+        return tuple(t for t in self.terms if t.is_infinite)
+
+    def text(self, digits: int = 15) -> str:
+        """Decimal string, '+inf', '-inf' or the indeterminate form."""
+        return self.value.text(digits)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One selection step (``number`` is 1-based; step 1 ranks by MI(C, V_i))."""
+
+    number: int
+    criterion: str
+    candidates: tuple[Candidate, ...]
+    selected: int
+    tied: tuple[int, ...]
+
+    @property
+    def winner(self) -> Candidate:
+        return next(c for c in self.candidates if c.index == self.selected)
+
+    @property
+    def indeterminate(self) -> tuple[Candidate, ...]:
+        return tuple(c for c in self.candidates if not c.determinate)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Selection stopped after ``after`` features: every remaining candidate is indeterminate."""
+
+    after: int
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def forms(self) -> dict[str, str]:
+        return {c.name: c.form for c in self.candidates}
+
+
+@dataclass(frozen=True)
+class SelectionResult:
+    method: Method
+    beta: Fraction | None
+    reading: str
+    zero_beta: str
+    values: ScenarioValues
+    steps: tuple[Step, ...]
+    stop: Stop | None
+
+    @property
+    def order(self) -> list[int]:
+        """Selected feature indices, 0-based, in selection order."""
+        return [s.selected for s in self.steps]
+
+    @property
+    def order_labels(self) -> list[str]:
+        return [self.values.labels[i] for i in self.order]
+
+    @property
+    def complete(self) -> bool:
+        return self.stop is None
+
+    def describe_method(self) -> str:
+        return self.method.describe(self.beta, self.reading, self.zero_beta)
+
+
+def _terms(m: Method, values, i, selected, beta, reading, zero_beta, value) -> tuple:
+    """Re-evaluate a non-finite objective with tracing. Keep every distinct indeterminate
+    (the value's own first cause leads) and the infinite *terms* (elements of a sum, max or
+    mean, not their results: the terms are where an infinity comes from)."""
+    tracer = TracingExactOps()
+    m.objective(tracer, values, i, selected, beta, reading=reading, zero_beta=zero_beta)
+    events = tracer.events + [("result", value)]
+    seen, out = set(), []
+    for role, t in events:
+        if t.is_indeterminate:
+            key = (t.form, t.cause)
+        elif role == "term":
+            key = (t.kind, t.label)
+        else:
+            continue
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    if value.is_indeterminate:
+        out.sort(key=lambda t: not (t.is_indeterminate and t.cause == value.cause))
+    return tuple(out)
+
+
+def _tied(a: ExtendedReal, b: ExtendedReal, eps: mpmath.mpf) -> bool:
+    if a.is_finite and b.is_finite:
+        return abs(a.value - b.value) <= eps * max(1, abs(a.value), abs(b.value))
+    return a.same(b)
+
+
+def _pick(cands: list[Candidate], eps) -> tuple[Candidate | None, tuple[int, ...]]:
+    best = None
+    for c in cands:  # in index order: a later candidate must be strictly (beyond eps) larger
+        if not c.determinate:
+            continue
+        if best is None or (c.value > best.value and not _tied(c.value, best.value, eps)):
+            best = c
+    if best is None:
+        return None, ()
+    tied = tuple(c.index for c in cands if c.determinate and c is not best and _tied(c.value, best.value, eps))
+    return best, tied
+
+
+def select(values: ScenarioValues, method, beta=None, *, reading: str | None = None,
+           zero_beta: str = "explicit", digits: int | None = None) -> SelectionResult:
+    """Greedy forward selection of ``values``' features by ``method`` (name or :class:`Method`).
+
+    Parameters
+    ----------
+    values : ScenarioValues
+        Exact values (extended reals) of one scenario at one parameter point.
+    method : str or Method
+        Registry name, case-insensitive (mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs).
+    beta : number or str, optional
+        Required in [0, 1] for mifs and mifs-u, refused for the others.
+    reading : {"table", "text"}, optional
+        Which written form of the objective (default: the method's default, see
+        :mod:`orderings.methods`).
+    zero_beta : {"explicit", "drop"}
+        At beta = 0: evaluate as written (default) or drop the redundancy term.
+    digits : int, optional
+        Working precision (default ``values.digits``).
+
+    Raises
+    ------
+    orderings.methods.MethodError
+        For an unknown method or bad beta / reading / zero_beta.
+    """
+    m = method if isinstance(method, Method) else get_method(method)
+    beta, reading, zero_beta = m.check(beta, reading, zero_beta)
+    digits = values.digits if digits is None else digits
+    labels = values.labels
+    steps: list[Step] = []
+    stop = None
+    with mpmath.workdps(digits):
+        eps = mpmath.mpf(10) ** -(max(digits - 5, 5))
+        remaining = list(range(values.n_features))
+        while remaining:
+            selected = [s.selected for s in steps]
+            if not selected:
+                criterion = "MI(C,Vi)"
+                cands = [Candidate(i, labels[i], values.mi_c(i)) for i in remaining]
+            else:
+                criterion = "objective"
+                cands = []
+                for i in remaining:
+                    value = m.objective(EXACT_OPS, values, i, selected, beta, reading=reading,
+                                        zero_beta=zero_beta)
+                    terms = () if value.is_finite else _terms(
+                        m, values, i, selected, beta, reading, zero_beta, value)
+                    cands.append(Candidate(i, labels[i], value, terms))
+            best, tied = _pick(cands, eps)
+            if best is None:
+                stop = Stop(after=len(selected), candidates=tuple(cands))
+                break
+            steps.append(Step(len(steps) + 1, criterion, tuple(cands), best.index, tied))
+            remaining.remove(best.index)
+    return SelectionResult(m, beta, reading, zero_beta, values, tuple(steps), stop)

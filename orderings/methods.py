@@ -1,0 +1,443 @@
+r"""The one registry of feature-selection methods (paper Section 4, Table "Objective functions").
+
+Each method's objective is written once, as the paper's objective table writes it -- same
+grouping, evaluated left to right, fractions as units -- against the arithmetic interface of
+:mod:`orderings.arithmetic`, so the same code runs on exact extended reals and on float arrays.
+The LaTeX and plain renderings sit next to the code (:mod:`orderings.objective_table` prints
+them as a table to compare with the paper's by eye).
+
+Notation: ``i`` the candidate V_i, ``S`` the already selected features (|S| >= 1; the first
+feature is chosen by MI(C, V_i) alone, see :mod:`orderings.greedy`), ``v`` a values view with
+``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``.
+
+Readings
+--------
+Where the objective table and the text of Section 4/7 write a method differently, both are
+implemented; ``reading="table"`` or ``"text"``:
+
+MIFS-U, mMIFS-U
+    table: ``beta*MI(C,Vs)/h(Vs)*MI(Vi,Vs)`` left to right (beta first, as the paper's own
+    explanation of MIFS-U at beta = 0 has it, "beta in the numerator and h(Vs) in the
+    denominator"); text: ``beta*MI(C,Vs)*(MI(Vi,Vs)/h(Vs))``, the grouping of Section 7's
+    discussion ("this is due to the quotient MI(Vi,Vs)/h(Vs)"). mMIFS-U has no beta.
+QMIFS
+    table: ``MI(C,Vi) - sum_k (MI(Vi,Vk)/h(Vk) - 1/2 sum_{j!=k} MI(Vi,Vj)/h(Vj)*MI(Vj,Vk)/h(Vk)*MI(C,Vk))``
+    -- MI(C,Vk) multiplies only the inner double-sum term; text, eq. (redQMIFS):
+    ``MI(C,Vi) - sum_k [phi_ik - 1/2 sum_{j!=k} phi_ij*phi_jk]*MI(C,Vk)``, phi_lm = MI(Vl,Vm)/h(Vm).
+    These are different functions, not only different groupings.
+MICC
+    table: ``MI(C,Vi)/((1/|S|) sum NI(Vi,Vs)) - MI(C,Vi)``; text, eq. (redMICC):
+    ``MI(C,Vi)*(|S|/sum NI(Vi,Vs) - 1)``.
+
+The other methods are written the same way in table and text (``reading`` is accepted and has no
+effect). Each method's default reading is the one the paper's own ordering tables follow
+(established in ``tests/test_paper_orderings.py`` from the exact values; see :data:`DEFAULT_NOTES`):
+"text" for QMIFS, whose printed Scenario II rows only the text reading gives, and "table" for
+the others, whose two readings give the same orderings.
+
+beta = 0 (MIFS, MIFS-U)
+    ``zero_beta="explicit"`` (default, what the paper's tables do): the objective is evaluated
+    as written, so 0 * (+inf) and 0/0 are indeterminate; ``zero_beta="drop"``: the redundancy
+    term is dropped and the objective is MI(C,Vi) (the order is by MI with the class alone).
+
+Examples
+--------
+>>> m = get_method("MIFS-U")
+>>> m.display, m.has_beta, sorted(m.readings)
+('MIFS-U', True, ['table', 'text'])
+>>> get_method("mrmr").check(beta=0.5)
+Traceback (most recent call last):
+...
+orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs and mifs-u take beta, in [0, 1])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Mapping
+
+__all__ = [
+    "MethodError",
+    "Reading",
+    "Method",
+    "METHODS",
+    "method_names",
+    "get_method",
+    "parse_beta",
+    "READINGS",
+    "ZERO_BETA",
+]
+
+READINGS = ("table", "text")
+ZERO_BETA = ("explicit", "drop")
+
+
+class MethodError(ValueError):
+    """Bad method input: unknown method, beta outside [0, 1], beta where none is taken, ..."""
+
+
+def parse_beta(beta, method: str = "the method") -> Fraction:
+    """beta as an exact fraction in [0, 1] ('0.4' -> 2/5; floats read through their repr)."""
+    if isinstance(beta, bool) or beta is None:
+        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
+    try:
+        if isinstance(beta, float):
+            if not math.isfinite(beta):
+                raise ValueError
+            value = Fraction(repr(beta))
+        elif isinstance(beta, str):
+            value = Fraction(beta.strip())
+        else:
+            value = Fraction(beta)
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise MethodError(
+            f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})"
+        ) from None
+    if not 0 <= value <= 1:
+        raise MethodError(f"parameter 'beta' of {method} must be in [0, 1] (got {beta})")
+    return value
+
+
+# ----- the objectives, each next to its renderings ----------------------------------------------
+# Python evaluates * and / left to right, exactly as the table's products are read; explicit
+# parentheses mark the table's fractions and brackets.
+
+
+def _mifs(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.const(beta, "beta") * ops.sum([v.mi(i, s) for s in S])
+
+
+_MIFS = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\beta \sum_{V_s \in S} \mathrm{MI}(V_i,V_s)",
+    plain="MI(C,Vi) - beta * sum_{Vs in S} MI(Vi,Vs)",
+)
+
+
+def _mifs_u_table(ops, v, i, S, beta):
+    b = ops.const(beta, "beta")
+    return v.mi_c(i) - ops.sum([b * v.mi_c(s) / v.h(s) * v.mi(i, s) for s in S])
+
+
+_MIFS_U_TABLE = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\beta \sum_{V_s \in S} \frac{\mathrm{MI}(C,V_s)}{h(V_s)}\,\mathrm{MI}(V_i,V_s)",
+    plain="MI(C,Vi) - sum_{Vs in S} beta * MI(C,Vs) / h(Vs) * MI(Vi,Vs)   [left to right]",
+)
+
+
+def _mifs_u_text(ops, v, i, S, beta):
+    b = ops.const(beta, "beta")
+    return v.mi_c(i) - ops.sum([b * v.mi_c(s) * (v.mi(i, s) / v.h(s)) for s in S])
+
+
+_MIFS_U_TEXT = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\beta \sum_{V_s \in S} \mathrm{MI}(C,V_s)\,\frac{\mathrm{MI}(V_i,V_s)}{h(V_s)}",
+    plain="MI(C,Vi) - sum_{Vs in S} beta * MI(C,Vs) * (MI(Vi,Vs) / h(Vs))",
+)
+
+
+def _mrmr(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.mean([v.mi(i, s) for s in S])
+
+
+_MRMR = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|} \sum_{V_s \in S} \mathrm{MI}(V_i,V_s)",
+    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} MI(Vi,Vs)",
+)
+
+
+def _mmifs_u_table(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.max([v.mi_c(s) / v.h(s) * v.mi(i, s) for s in S])
+
+
+_MMIFS_U_TABLE = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S} \frac{\mathrm{MI}(C,V_s)}{h(V_s)}\,\mathrm{MI}(V_i,V_s)",
+    plain="MI(C,Vi) - max_{Vs in S} MI(C,Vs) / h(Vs) * MI(Vi,Vs)",
+)
+
+
+def _mmifs_u_text(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.max([v.mi_c(s) * (v.mi(i, s) / v.h(s)) for s in S])
+
+
+_MMIFS_U_TEXT = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S} \mathrm{MI}(C,V_s)\,\frac{\mathrm{MI}(V_i,V_s)}{h(V_s)}",
+    plain="MI(C,Vi) - max_{Vs in S} MI(C,Vs) * (MI(Vi,Vs) / h(Vs))",
+)
+
+
+def _ni(ops, v, i, s):
+    """NI(Vi,Vs) = MI(Vi,Vs) / min{h(Vi), h(Vs)} (paper eq. (normMI))."""
+    return v.mi(i, s) / ops.min2(v.h(i), v.h(s))
+
+
+def _micc_table(ops, v, i, S, beta):
+    return v.mi_c(i) / ops.mean([_ni(ops, v, i, s) for s in S]) - v.mi_c(i)
+
+
+_MICC_TABLE = dict(
+    latex=r"\frac{\mathrm{MI}(C,V_i)}{\frac{1}{|S|} \sum_{V_s \in S} "
+    r"\frac{\mathrm{MI}(V_i,V_s)}{\min\{h(V_i),h(V_s)\}}}-\mathrm{MI}(C,V_i)",
+    plain="MI(C,Vi) / ((1/|S|) * sum_{Vs in S} MI(Vi,Vs) / min{h(Vi),h(Vs)}) - MI(C,Vi)",
+)
+
+
+def _micc_text(ops, v, i, S, beta):
+    total = ops.sum([_ni(ops, v, i, s) for s in S])
+    return v.mi_c(i) * (ops.const(len(S), "|S|") / total - ops.const(1))
+
+
+_MICC_TEXT = dict(
+    latex=r"\mathrm{MI}(C,V_i)\left[\frac{|S|}{\sum_{V_s \in S} \mathrm{NI}(V_i,V_s)}-1\right]",
+    plain="MI(C,Vi) * (|S| / sum_{Vs in S} NI(Vi,Vs) - 1),  NI = MI(Vi,Vs) / min{h(Vi),h(Vs)}",
+)
+
+
+def _qmifs_table(ops, v, i, S, beta):
+    half = ops.const(Fraction(1, 2), "1/2")
+    outer = []
+    for kpos, k in enumerate(S):
+        inner = ops.sum(
+            [
+                v.mi(i, j) / v.h(j) * (v.mi(j, k) / v.h(k)) * v.mi_c(k)
+                for jpos, j in enumerate(S)
+                if jpos != kpos
+            ]
+        )
+        outer.append(v.mi(i, k) / v.h(k) - half * inner)
+    return v.mi_c(i) - ops.sum(outer)
+
+
+_QMIFS_TABLE = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_k \in S}\left(\frac{\mathrm{MI}(V_i,V_k)}{h(V_k)}"
+    r"-\frac{1}{2}\sum_{\substack{V_j \in S \\ j\neq k}} \frac{\mathrm{MI}(V_i,V_j)}{h(V_j)}"
+    r"\frac{\mathrm{MI}(V_j,V_k)}{h(V_k)} \mathrm{MI}(C,V_k)\right)",
+    plain="MI(C,Vi) - sum_{Vk in S} (MI(Vi,Vk)/h(Vk) - 1/2 * sum_{Vj in S, j!=k} "
+    "MI(Vi,Vj)/h(Vj) * MI(Vj,Vk)/h(Vk) * MI(C,Vk))",
+)
+
+
+def _qmifs_text(ops, v, i, S, beta):
+    half = ops.const(Fraction(1, 2), "1/2")
+
+    def phi(a, b):
+        return v.mi(a, b) / v.h(b)
+
+    outer = []
+    for kpos, k in enumerate(S):
+        inner = ops.sum([phi(i, j) * phi(j, k) for jpos, j in enumerate(S) if jpos != kpos])
+        outer.append((phi(i, k) - half * inner) * v.mi_c(k))
+    return v.mi_c(i) - ops.sum(outer)
+
+
+_QMIFS_TEXT = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_k \in S}\left[\phi_{ik}-\frac{1}{2}"
+    r"\sum_{\substack{V_j \in S \\ j\neq k}}\phi_{ij}\phi_{jk}\right]\mathrm{MI}(C,V_k),"
+    r"\quad \phi_{lm}=\frac{\mathrm{MI}(V_l,V_m)}{h(V_m)}",
+    plain="MI(C,Vi) - sum_{Vk in S} (phi_ik - 1/2 * sum_{Vj in S, j!=k} phi_ij * phi_jk) * MI(C,Vk),"
+    "  phi_lm = MI(Vl,Vm)/h(Vm)",
+)
+
+
+def _nmifs(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.mean([v.mi(i, s) / ops.min2(v.h(i), v.h(s)) for s in S])
+
+
+_NMIFS = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|} \sum_{V_s \in S} "
+    r"\frac{\mathrm{MI}(V_i,V_s)}{\min\{h(V_i),h(V_s)\}}",
+    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} MI(Vi,Vs) / min{h(Vi),h(Vs)}",
+)
+
+
+def _maxmifs(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.max([v.mi(i, s) for s in S])
+
+
+_MAXMIFS = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S}\{\mathrm{MI}(V_i,V_s)\}",
+    plain="MI(C,Vi) - max_{Vs in S} MI(Vi,Vs)",
+)
+
+
+# ----- the registry ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One written form of an objective: the function, its renderings and where it is written."""
+
+    fn: Callable
+    latex: str
+    plain: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered method.
+
+    ``readings`` maps "table"/"text" to a :class:`Reading`; for methods that the table and the
+    text write alike both keys hold the same object (:attr:`readings_differ` is False).
+    """
+
+    key: str
+    display: str
+    citation: str
+    has_beta: bool
+    readings: Mapping[str, Reading]
+    default_reading: str = "table"
+    notes: str = ""
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def readings_differ(self) -> bool:
+        return self.readings["table"] is not self.readings["text"]
+
+    def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit"):
+        """Validate options; return ``(beta as Fraction or None, reading, zero_beta)``."""
+        if self.has_beta:
+            if beta is None:
+                raise MethodError(
+                    f"parameter 'beta' is required for {self.display} (a number in [0, 1])"
+                )
+            beta = parse_beta(beta, self.display)
+        elif beta is not None:
+            raise MethodError(
+                f"parameter 'beta' is not accepted by {self.display} "
+                f"(only mifs and mifs-u take beta, in [0, 1])"
+            )
+        reading = self.default_reading if reading is None else reading
+        if reading not in READINGS:
+            raise MethodError(
+                f"parameter 'reading' must be one of {', '.join(READINGS)} (got {reading!r})"
+            )
+        if zero_beta not in ZERO_BETA:
+            raise MethodError(
+                f"parameter 'zero_beta' must be one of {', '.join(ZERO_BETA)} (got {zero_beta!r})"
+            )
+        return beta, reading, zero_beta
+
+    def objective(self, ops, v, i, S, beta=None, *, reading: str | None = None,
+                  zero_beta: str = "explicit"):
+        """The objective of candidate ``i`` given the selected ``S`` (|S| >= 1).
+
+        Same call in both worlds (see :mod:`orderings.arithmetic`): ``ops`` is ``EXACT_OPS`` or
+        ``FLOAT_OPS``; ``beta`` must be given (in [0, 1]) for mifs and mifs-u and only for them.
+        """
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        if len(S) == 0:
+            raise MethodError("the objective needs at least one selected feature (S is empty)")
+        with ops.quiet():
+            if self.has_beta and beta == 0 and zero_beta == "drop":
+                return v.mi_c(i)
+            return self.readings[reading].fn(ops, v, i, S, beta)
+
+    def describe(self, beta=None, reading: str | None = None, zero_beta: str = "explicit") -> str:
+        """'MIFS-U (beta=0.4, table reading)' style name for reports."""
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        parts = []
+        if self.has_beta:
+            parts.append(f"beta={_show(beta)}")
+            if beta == 0:
+                parts.append(f"zero-beta {zero_beta}")
+        if self.readings_differ:
+            parts.append(f"{reading} reading")
+        return f"{self.display} ({', '.join(parts)})" if parts else self.display
+
+
+def _show(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
+
+
+def _same(spec: dict, source: str) -> dict[str, Reading]:
+    r = Reading(fn=spec["fn"], latex=spec["latex"], plain=spec["plain"], source=source)
+    return {"table": r, "text": r}
+
+
+def _two(table: dict, text: dict, text_source: str) -> dict[str, Reading]:
+    return {
+        "table": Reading(table["fn"], table["latex"], table["plain"], 'Table "Objective functions"'),
+        "text": Reading(text["fn"], text["latex"], text["plain"], text_source),
+    }
+
+
+_TABLE = 'Table "Objective functions" (Section 4)'
+
+#: Why each default reading is what it is (checked in tests/test_paper_orderings.py).
+DEFAULT_NOTES = {
+    "mifs-u": "Table and text groupings always agree on which candidates are determinate and on "
+    "their values (only the indeterminate form differs: at h(Vs) = 0 the table grouping gives "
+    "0*inf for beta > 0 and 0/0 for beta = 0, the text grouping 0/0 for independent candidates); "
+    "so every ordering is the same and the table's grouping is the default.",
+    "mmifs-u": "As MIFS-U: same orderings under both groupings; table default.",
+    "micc": "Table and eq. (redMICC) agree on determinacy and values (forms differ: 0/0 versus "
+    "0*inf when MI(C,Vi) = 0 and sum NI = 0); table default.",
+    "qmifs": "Default: the text reading, eq. (redQMIFS). The paper's Scenario II rows (X, Y, Z, "
+    "W+2, Z+W, X-Y at k = 0.2 and 0.8) follow it; the table reading gives X, Y, Z, W+2, X-Y, "
+    "Z+W (at step 5 it charges X-Y only MI(X-Y,X)/h(X) + MI(X-Y,Y)/h(Y), not weighted by "
+    "MI(C,Vk)). Both readings give the paper's Scenario I rows.",
+}
+
+METHODS: dict[str, Method] = {}
+
+
+def _register(m: Method) -> None:
+    if m.key in METHODS:
+        raise ValueError(f"method {m.key!r} registered twice")
+    METHODS[m.key] = m
+
+
+_register(Method("mifs", "MIFS", "Battiti 1994", True, _same({**_MIFS, "fn": _mifs}, _TABLE)))
+_register(
+    Method(
+        "mifs-u", "MIFS-U", "Kwak and Choi 2002", True,
+        _two({**_MIFS_U_TABLE, "fn": _mifs_u_table}, {**_MIFS_U_TEXT, "fn": _mifs_u_text},
+             "Section 7 discussion (quotient MI(Vi,Vs)/h(Vs))"),
+        notes=DEFAULT_NOTES["mifs-u"],
+    )
+)
+_register(Method("mrmr", "mRMR", "Peng et al. 2005", False, _same({**_MRMR, "fn": _mrmr}, _TABLE)))
+_register(
+    Method(
+        "mmifs-u", "mMIFS-U", "Novovicova et al. 2007", False,
+        _two({**_MMIFS_U_TABLE, "fn": _mmifs_u_table}, {**_MMIFS_U_TEXT, "fn": _mmifs_u_text},
+             "Section 7 discussion (quotient MI(Vi,Vs)/h(Vs))"),
+        notes=DEFAULT_NOTES["mmifs-u"],
+    )
+)
+_register(
+    Method(
+        "micc", "MICC", "Huang et al. 2008", False,
+        _two({**_MICC_TABLE, "fn": _micc_table}, {**_MICC_TEXT, "fn": _micc_text}, "eq. (redMICC)"),
+        notes=DEFAULT_NOTES["micc"],
+    )
+)
+_register(
+    Method(
+        "qmifs", "QMIFS", "Huang et al. 2008", False,
+        _two({**_QMIFS_TABLE, "fn": _qmifs_table}, {**_QMIFS_TEXT, "fn": _qmifs_text}, "eq. (redQMIFS)"),
+        default_reading="text",
+        notes=DEFAULT_NOTES["qmifs"],
+    )
+)
+_register(Method("nmifs", "NMIFS", "Estevez et al. 2009", False, _same({**_NMIFS, "fn": _nmifs}, _TABLE)))
+_register(
+    Method("maxmifs", "maxMIFS", "Pascoal et al. 2014", False, _same({**_MAXMIFS, "fn": _maxmifs}, _TABLE))
+)
+
+
+def method_names() -> list[str]:
+    """Registry keys in the paper's order: mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs."""
+    return list(METHODS)
+
+
+def get_method(name) -> Method:
+    """Look a method up by name, case-insensitively ('MIFS-U', 'mifs-u', 'mMIFS-U' ...)."""
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in METHODS:
+        raise MethodError(
+            f"parameter 'method' must be one of {', '.join(METHODS)} (got {name!r})"
+        )
+    return METHODS[key]
