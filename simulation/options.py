@@ -7,15 +7,19 @@ It is silent on the points below; each is an option here.
 
 ``joint`` -- the grid of the bivariate histogram of (Vi, Vj):
 
-* ``"sqrt-cells"`` (default): ceil(sqrt(m)) equal-width bins per axis over each variable's sample
-  range, so the grid has about m = ceil(sqrt(n)) cells, the paper's rule read for the *number of
-  bins* of the bivariate histogram. The paper says the earlier studies may have "used the same bin
-  width in the discretization of univariate and bivariate distributions" and that this explains
-  their large errors; this grid does not, and it reproduces the printed mean estimates of
-  MI(V1, V3) and MI(V1, V4) (reports/simulation/README.md).
-* ``"product"``: the product of the univariate grids (m x m cells, the same edges as h(Vi) and
-  h(Vj)). Then h(Vi) + h(Vj) - h(Vi, Vj) is exactly the discrete MI of the bin labels
-  (``sklearn.metrics.mutual_info_score``), the baseline of the benchmark and of the tests.
+* ``"coarse"`` (default): ceil(sqrt(m)) equal-width bins per axis over each variable's sample
+  range, so the grid has about m = ceil(sqrt(n)) cells (the paper's rule read as the number of
+  bins of the bivariate histogram); h(Vi) and h(Vj) in MI(Vi, Vj) are the marginals of that same
+  grid (so the ln(Delta) terms cancel and MI(Vi, Vj) is the discrete MI of the coarse labels).
+  The paper blames the earlier studies' errors on having "used the same bin width in the
+  discretization of univariate and bivariate distributions"; of the grids tried this one comes
+  closest to the printed frequency table and to the printed MI(V1, V3) (see
+  reports/simulation/README.md).
+* ``"coarse-mixed"``: the coarse grid for h(Vi, Vj), but the m-bin h(Vi) and h(Vj).
+* ``"product"``: the product of the univariate grids (m x m cells, the edges of h(Vi) and h(Vj)).
+  Then h(Vi) + h(Vj) - h(Vi, Vj) is exactly the discrete MI of the bin labels
+  (``sklearn.metrics.mutual_info_score``): the baseline of the benchmark and of the tests. Its
+  plug-in bias, about (m - 1)^2 / (2n) ~ 1/2 nat, does not vanish as n grows.
 
 ``conditional`` -- how h(V | C) = sum_c P(C=c) h(V | C=c) is binned:
 
@@ -25,7 +29,7 @@ It is silent on the points below; each is an option here.
 * ``"shared"``: the edges of h(V); then the ln(Delta) terms cancel and MI(C, V) is the discrete
   MI of (bin label, class), never negative.
 
-A class with fewer than two observations has no range; it is binned on the shared edges.
+A class with fewer than two observations has no range; it is binned on the whole sample's edges.
 
 ``edges`` -- where the m equal-width bins lie:
 
@@ -35,24 +39,26 @@ A class with fewer than two observations has no range; it is binned on the share
 
 ``ties`` (selection, :mod:`simulation.selection`) -- how near-equal objective values are broken:
 
-* ``"relative"`` (default): candidates whose objective is within ``rtol * |best|`` of the best
-  are tied, and the lowest feature index wins (the paper's rule for exact ties, Section 7: "X is
-  selected before 3X+1 simply because it was placed first in the list"). X and 3X+1 have the
-  same binned counts, so their estimates differ only by rounding (about 1e-16 relative).
-* ``"exact"``: plain float comparison (``numpy.argmax``, first index on exact equality): the
-  winner between X and 3X+1 is decided by rounding.
+* ``"exact"`` (default): plain float comparison (``numpy.argmax``: the first index only on exact
+  equality), what a direct implementation does. X and 3X+1 have the same MI with the class and,
+  binned over their own sample ranges, the same counts, so their estimates differ only by the
+  rounding of ln(Delta) (about 1e-16): which of the two is selected first is then decided by
+  rounding, in a fraction of the replications that is neither 0 nor 1.
+* ``"relative"``: candidates whose objective is within ``rtol * |best|`` of the best are tied and
+  the lowest feature index wins, the paper's rule for exact ties (Section 7: "X is selected before
+  3X+1 simply because it was placed first in the list").
 
-Objective values that are NaN (0/0 in floats) are never selected unless every remaining candidate
-is NaN, in which case the lowest index is taken.
+A NaN objective (0/0, 0*inf, inf-inf in floats) is never selected; if every remaining candidate is
+NaN, that replication's selection stops (rule 4 of :mod:`orderings.greedy`).
 
 Examples
 --------
 >>> EstimatorOptions()
-EstimatorOptions(joint='sqrt-cells', conditional='per-class', edges='range')
+EstimatorOptions(joint='coarse', conditional='per-class', edges='range')
 >>> EstimatorOptions.from_mapping({"joint": "cubic"})
 Traceback (most recent call last):
 ...
-simulation.errors.SimulationInputError: estimator option 'joint' must be one of sqrt-cells, product (got 'cubic')
+simulation.errors.SimulationInputError: estimator option 'joint' must be one of coarse, coarse-mixed, product (got 'cubic')
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ __all__ = ["EstimatorOptions", "SelectionOptions", "JOINT_GRIDS", "CONDITIONALS"
 JOINT_GRIDS = ("coarse", "coarse-mixed", "product")
 CONDITIONALS = ("per-class", "per-class-m", "shared")
 EDGES = ("range", "centred")
-TIES = ("relative", "exact")
+TIES = ("exact", "relative")
 
 _ALLOWED = {"joint": JOINT_GRIDS, "conditional": CONDITIONALS, "edges": EDGES}
 
@@ -114,7 +120,7 @@ class EstimatorOptions:
 class SelectionOptions:
     """How the float greedy breaks near-ties (see the module docstring)."""
 
-    ties: str = "relative"
+    ties: str = "exact"
     rtol: float = 1e-9
 
     def __post_init__(self):
