@@ -148,7 +148,13 @@ def _sizes(sizes) -> tuple[int, ...]:
         raise SimulationInputError(f"parameter 'sizes' must be a list of integers in [2, {MAX_N}] (got {sizes!r})") from None
     if not sizes:
         raise SimulationInputError(f"parameter 'sizes' must list at least one sample size in [2, {MAX_N}]")
-    out = tuple(_int_in("sizes", n, 2, MAX_N) for n in sizes)
+    out = []
+    for n in sizes:
+        ok = isinstance(n, (int, np.integer)) and not isinstance(n, bool) and 2 <= n <= MAX_N
+        if not ok:
+            raise SimulationInputError(f"parameter 'sizes' must be integers in [2, {MAX_N}] (got {n!r})")
+        out.append(int(n))
+    out = tuple(out)
     if len(set(out)) != len(out):
         raise SimulationInputError(f"parameter 'sizes' must not repeat a sample size (got {list(out)})")
     return out
