@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from scenarios.declaration import ParameterError
+
 __all__ = ["SimulationInputError"]
 
 
-class SimulationInputError(ValueError):
+class SimulationInputError(ParameterError):
     """A study parameter outside its allowed range (the message names the parameter and range).
 
-    The CLI turns it into one line on stderr and exit code 2.
+    A :class:`scenarios.declaration.ParameterError` (hence a ``ValueError``), so the CLI's one
+    handler for bad input prints it as one line on stderr with exit code 2.
     """

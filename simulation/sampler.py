@@ -33,23 +33,32 @@ from typing import Mapping
 import numpy as np
 import sympy as sp
 
-from scenarios.declaration import BoundScenario, ParameterError
+from scenarios.declaration import BoundScenario, ParameterError, Scenario
 from scenarios.registry import get_scenario, scenario_names
 from simulation.errors import SimulationInputError
 
-__all__ = ["ScenarioSampler", "bind_scenario"]
+__all__ = ["ScenarioSampler", "bind_scenario", "resolve_scenario", "scenario_fingerprint"]
 
 
-def bind_scenario(name: str, params: Mapping[str, object]) -> BoundScenario:
-    """Bind a registered scenario, turning every parameter error into :class:`SimulationInputError`."""
-    if not isinstance(name, str) or name not in scenario_names():
+def resolve_scenario(scenario: "str | Scenario") -> Scenario:
+    """A registered scenario by name, or a :class:`Scenario` object (e.g. read from a file)."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    if not isinstance(scenario, str) or scenario not in scenario_names():
         raise SimulationInputError(
-            f"parameter 'scenario' must be one of {', '.join(scenario_names())} (got {name!r})"
+            f"parameter 'scenario' must be one of {', '.join(scenario_names())} "
+            f"or a scenario declaration (got {scenario!r})"
         )
+    return get_scenario(scenario)
+
+
+def bind_scenario(scenario: "str | Scenario", params: Mapping[str, object]) -> BoundScenario:
+    """Bind a scenario, turning every parameter error into :class:`SimulationInputError`."""
+    sc = resolve_scenario(scenario)
     try:
-        return get_scenario(name).bind(**dict(params))
+        return sc.bind(**dict(params))
     except ParameterError as exc:
-        raise SimulationInputError(f"scenario '{name}': {exc}") from None
+        raise SimulationInputError(f"scenario '{sc.name}': {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -71,8 +80,9 @@ class ScenarioSampler:
         return cls(bound, tuple(bound.laws()))
 
     @classmethod
-    def from_registry(cls, name: str, params: Mapping[str, object]) -> "ScenarioSampler":
-        return cls.from_bound(bind_scenario(name, params))
+    def from_registry(cls, scenario: "str | Scenario", params: Mapping[str, object]) -> "ScenarioSampler":
+        """From a registered scenario's name (or a :class:`Scenario`) and parameter values."""
+        return cls.from_bound(bind_scenario(scenario, params))
 
     @property
     def n_features(self) -> int:
@@ -109,11 +119,24 @@ class ScenarioSampler:
         return lin >= float(self.bound.class_threshold())
 
 
+def scenario_fingerprint(scenario: Scenario) -> tuple:
+    """A hashable summary of a declaration (name, laws, features, class rule) for caches."""
+    return (
+        scenario.name,
+        tuple((str(s), repr(law)) for s, law in scenario.base.items()),
+        tuple(str(f.expr) for f in scenario.features),
+        scenario.class_rule.describe(),
+    )
+
+
 _FUNC_CACHE: dict = {}
 
 
 def _feature_functions(sampler: ScenarioSampler) -> list:
-    key = (sampler.bound.scenario.name, tuple(sorted((k, str(v)) for k, v in sampler.bound.params.items())))
+    key = (
+        scenario_fingerprint(sampler.bound.scenario),
+        tuple(sorted((k, str(v)) for k, v in sampler.bound.params.items())),
+    )
     funcs = _FUNC_CACHE.get(key)
     if funcs is None:
         exprs = sampler.bound.feature_exprs()

@@ -30,7 +30,6 @@ import math
 import platform
 import zlib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -39,7 +38,8 @@ from orderings.methods import MethodError, get_method
 from simulation.errors import SimulationInputError
 from simulation.estimator import BinnedBatch
 from simulation.options import EstimatorOptions, SelectionOptions
-from simulation.sampler import ScenarioSampler, bind_scenario
+from scenarios.declaration import Scenario
+from simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
 from simulation.selection import FloatValues, first_feature, greedy, pair_hits
 
 __all__ = [
@@ -247,7 +247,7 @@ def _optimal_pairs(sampler: ScenarioSampler) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Job:
-    scenario: str
+    scenario: Scenario
     params: tuple  # ((name, value-string), ...) without k
     ks: tuple
     n: int
@@ -260,15 +260,21 @@ class _Job:
     zero_beta: str = "explicit"
 
 
-@lru_cache(maxsize=64)
-def _sampler(scenario: str, params: tuple, k: float) -> ScenarioSampler:
-    return ScenarioSampler.from_registry(scenario, {**dict(params), "k": repr(k)})
+_SAMPLERS: dict = {}
+
+
+def _sampler(scenario: Scenario, params: tuple, k: float) -> ScenarioSampler:
+    """Cached sampler (jobs arrive in workers as unpickled copies, so the key is a fingerprint)."""
+    key = (scenario_fingerprint(scenario), params, k)
+    if key not in _SAMPLERS:
+        _SAMPLERS[key] = ScenarioSampler.from_registry(scenario, {**dict(params), "k": repr(k)})
+    return _SAMPLERS[key]
 
 
 def _run_chunk(job: _Job) -> dict:
     """Hits per (k, row) and selection diagnostics of one chunk (a pure function of ``job``)."""
     samplers = [_sampler(job.scenario, job.params, k) for k in job.ks]
-    rng = chunk_rng(job.seed, job.scenario, job.n, job.chunk)
+    rng = chunk_rng(job.seed, job.scenario.name, job.n, job.chunk)
     base = samplers[0].draw_base(rng, job.size, job.n)
     x = samplers[0].features(base)
     batch = BinnedBatch(x, job.estimator)
@@ -425,7 +431,8 @@ def run_study(
 
     Parameters
     ----------
-    scenarios : names in the scenario registry (default: both of the paper)
+    scenarios : names in the scenario registry or :class:`~scenarios.declaration.Scenario`
+        declarations (e.g. read from a scenario file); default: both of the paper
     k : class weights k in [0, 1] (default 0.2, 0.8)
     sizes : sample sizes n, integers in [2, MAX_N] (default 50, 100, 500, 1000, 5000)
     reps : replications per (scenario, n), in [1, MAX_REPS] (default 5000)
@@ -446,7 +453,11 @@ def run_study(
     SimulationInputError
         For any parameter outside its allowed range (the message names it).
     """
-    scenarios = _names("scenario", scenarios, lambda s: bind_scenario(s, {"k": "0.5"}))
+    if isinstance(scenarios, (str, Scenario)):
+        scenarios = (scenarios,)
+    objs = [resolve_scenario(s) for s in scenarios]
+    scenarios = _names("scenario", [o.name for o in objs], lambda s: None)
+    objs = dict(zip(scenarios, objs))
     ks = _ks(k)
     sizes = _sizes(sizes)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
@@ -458,28 +469,28 @@ def run_study(
     per_scenario = _params(scenarios, params)
     for s in scenarios:
         for kv in ks:
-            _optimal_pairs(ScenarioSampler.from_registry(s, {**per_scenario[s], "k": repr(kv)}))
+            _optimal_pairs(ScenarioSampler.from_registry(objs[s], {**per_scenario[s], "k": repr(kv)}))
 
     jobs_list, weights = [], []
     for s in scenarios:
         ptuple = tuple(sorted(per_scenario[s].items()))
         for n in sizes:
             for chunk, size in chunk_plan(n, reps):
-                jobs_list.append(_Job(s, ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta))
+                jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta))
                 weights.append(size * n)
     results = _execute(_run_chunk, jobs_list, jobs, scheduler, progress, weights)
 
     # reduce in chunk order (integers: exact whatever the order, kept ordered anyway)
     acc: dict = {}
     for job, res in zip(jobs_list, results):
-        key = (job.scenario, job.n)
+        key = (job.scenario.name, job.n)
         if key not in acc:
             acc[key] = {name: np.zeros_like(v) for name, v in res.items()}
         for name, v in res.items():
             acc[key][name] = acc[key][name] + v
 
     out_rows, diagnostics = [], []
-    labels = {s: _sampler(s, tuple(sorted(per_scenario[s].items())), ks[0]).labels for s in scenarios}
+    labels = {s: _sampler(objs[s], tuple(sorted(per_scenario[s].items())), ks[0]).labels for s in scenarios}
     for s in scenarios:
         for ki, kv in enumerate(ks):
             for n in sizes:
@@ -523,7 +534,7 @@ MEAN_QUANTITIES = (("class", 0), ("class", 1), ("class", 2), ("class", 3), ("pai
 
 @dataclass(frozen=True)
 class _MeanJob:
-    scenario: str
+    scenario: Scenario
     params: tuple
     k: float
     n: int
@@ -536,7 +547,7 @@ class _MeanJob:
 def _mean_chunk(job: _MeanJob) -> np.ndarray:
     """Per-quantity (sum, sum of squares) over the chunk's replications, shape (Q, 2)."""
     sampler = _sampler(job.scenario, job.params, job.k)
-    rng = chunk_rng(job.seed, job.scenario, job.n, job.chunk)
+    rng = chunk_rng(job.seed, job.scenario.name, job.n, job.chunk)
     base = sampler.draw_base(rng, job.size, job.n)
     batch = BinnedBatch(sampler.features(base), job.estimator)
     mi_c = batch.mi_class(sampler.classes(base))
@@ -578,12 +589,12 @@ def mean_estimates(
     """Mean estimates of MI(C, V1..V4), MI(V1, V3), MI(V1, V4) (paper Table "Estimated (mean of
     the) MI", Scenario I, k = 0.2, n = 1000), on the same draws as :func:`run_study` with the
     same seed (chunks are keyed identically)."""
-    (scenario,) = _names("scenario", scenario, lambda s: bind_scenario(s, {"k": "0.5"}))
+    scenario = resolve_scenario(scenario)
     (kv,) = _ks(k)
     n = _int_in("n", n, 2, MAX_N)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
     est = EstimatorOptions.from_mapping(estimator)
-    ptuple = tuple(sorted(_params((scenario,), {scenario: params or {}})[scenario].items()))
+    ptuple = tuple(sorted(_params((scenario.name,), {scenario.name: params or {}})[scenario.name].items()))
     sampler = _sampler(scenario, ptuple, kv)
     jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est) for c, size in chunk_plan(n, reps)]
     results = _execute(_mean_chunk, jobs_list, jobs, scheduler, progress, [j.size * n for j in jobs_list])
@@ -595,5 +606,5 @@ def mean_estimates(
     se = np.sqrt(var / reps)
     names = sampler.labels
     labels = [f"MI(C,{names[q[1]]})" if q[0] == "class" else f"MI({names[q[1]]},{names[q[2]]})" for q in MEAN_QUANTITIES]
-    meta = {"scenario": scenario, "k": kv, "n": n, "reps": reps, "seed": seed, "estimator": est.as_dict()}
+    meta = {"scenario": scenario.name, "k": kv, "n": n, "reps": reps, "seed": seed, "estimator": est.as_dict()}
     return MeanEstimates(labels, mean.tolist(), se.tolist(), meta)
