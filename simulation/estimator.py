@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -85,6 +86,30 @@ def xlogx_table(n: int) -> np.ndarray:
     return t
 
 
+_WORKSPACE = threading.local()
+_WORKSPACE_MAX = 4_000_000  # elements; larger temporaries are not kept
+
+
+def _buffer(name: str, shape: tuple, dtype) -> np.ndarray:
+    """A per-thread scratch array reused across calls.
+
+    Large temporaries that are freed and allocated again on every call are returned to the
+    operating system and cost page faults on every touch, which at the study's chunk sizes costs
+    as much as the arithmetic. Only temporaries that die inside one function use this; each role
+    has its own ``name`` so that two live temporaries never share memory.
+    """
+    size = int(np.prod(shape, dtype=np.int64))
+    if size > _WORKSPACE_MAX:
+        return np.empty(shape, dtype=dtype)
+    store = getattr(_WORKSPACE, "arrays", None)
+    if store is None:
+        store = _WORKSPACE.arrays = {}
+    buf = store.get((name, np.dtype(dtype).str))
+    if buf is None or buf.size < size:
+        buf = store[(name, np.dtype(dtype).str)] = np.empty(size, dtype=dtype)
+    return buf[:size].reshape(shape)
+
+
 def grid(lo: np.ndarray, hi: np.ndarray, m, edges: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Equal-width grid of m bins for samples with minimum ``lo`` and maximum ``hi``.
 
@@ -107,7 +132,7 @@ def bin_labels(x: np.ndarray, start, scale, m) -> np.ndarray:
 
     ``x - start >= 0``, so truncation is the floor.
     """
-    t = np.subtract(x, start)
+    t = np.subtract(x, start, out=_buffer("bin_t", np.broadcast_shapes(np.shape(x), np.shape(start)), float))
     t *= scale
     labels = t.astype(np.intp)
     np.minimum(labels, np.asarray(m, dtype=np.intp) - 1, out=labels)
@@ -119,7 +144,7 @@ def _count(labels: np.ndarray, n_cells: int) -> np.ndarray:
     batch = labels.shape[:-1]
     n_hist = int(np.prod(batch, dtype=np.int64))
     offsets = (np.arange(n_hist, dtype=np.intp) * n_cells).reshape(batch + (1,))
-    flat = labels + offsets
+    flat = np.add(labels, offsets, out=_buffer("count_index", labels.shape, np.intp))
     return np.bincount(flat.ravel(), minlength=n_hist * n_cells).reshape(batch + (n_cells,))
 
 
@@ -133,7 +158,7 @@ def entropy_from_counts(counts: np.ndarray, total, table: np.ndarray | None = No
     """
     if table is None:
         table = xlogx_table(int(counts.max(initial=0)))
-    s = table[counts].sum(axis=-1)
+    s = np.take(table, counts, out=_buffer("xlogx_counts", counts.shape, float), mode="clip").sum(axis=-1)
     total = np.asarray(total, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         h = np.log(total) - s / total
@@ -195,7 +220,9 @@ class BinnedBatch:
         ci = c.astype(np.intp)[:, None, :]
         mode = self.options.conditional
         if mode == "shared":
-            counts = _count(self.labels * 2 + ci, 2 * self.m).reshape(self.reps, self.F, self.m, 2)
+            coded = np.multiply(self.labels, 2, out=_buffer("cond_labels", self.labels.shape, np.intp))
+            coded += ci
+            counts = _count(coded, 2 * self.m).reshape(self.reps, self.F, self.m, 2)
             hc = entropy_from_counts(np.swapaxes(counts, -1, -2), nc[:, None, :], self.table)
             with np.errstate(divide="ignore"):
                 hc = hc + np.log(self.width)[..., None]
@@ -210,8 +237,9 @@ class BinnedBatch:
         # class-wise extremes: +inf added to the other class's observations (min) or subtracted
         # (max); faster than masked reductions
         pen = [np.where(cm, np.inf, 0.0), np.where(cm, 0.0, np.inf)]  # hide class 1, hide class 0
-        lo = np.stack([(x + p).min(axis=-1) for p in pen], -1)
-        hi = np.stack([(x - p).max(axis=-1) for p in pen], -1)
+        tmp = _buffer("pc_tmp", x.shape, float)
+        lo = np.stack([np.add(x, p, out=tmp).min(axis=-1) for p in pen], -1)
+        hi = np.stack([np.subtract(x, p, out=tmp).max(axis=-1) for p in pen], -1)
         # (reps, F, 2); a class with < 2 observations has no range: use the whole sample's edges
         mc = np.full_like(nc, self.m) if same_m else n_bins_array(nc)  # (reps, 2)
         mc3 = np.broadcast_to(mc[:, None, :], lo.shape)
@@ -226,13 +254,15 @@ class BinnedBatch:
         # histogram catches it and its count is moved to the last bin m_c - 1 afterwards, which
         # is the same as clipping the label but needs no pass over the observations.
         stride = self.m + 1
-        g = np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * 2 + ci
-        t = np.take(start.ravel(), g)
+        g = np.add(np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * 2, ci,
+                   out=_buffer("pc_g", x.shape, np.intp))
+        t = np.take(start.ravel(), g, out=_buffer("pc_tmp", x.shape, float), mode="clip")
         np.subtract(x, t, out=t)
-        t *= np.take(scale.ravel(), g)
+        t *= np.take(scale.ravel(), g, out=_buffer("pc_tmp2", x.shape, float), mode="clip")
         g *= stride
-        g += t.astype(np.intp)
-        del t
+        labels = _buffer("pc_labels", x.shape, np.intp)
+        np.copyto(labels, t, casting="unsafe")  # truncation = floor (t >= 0)
+        g += labels
         counts = np.bincount(g.ravel(), minlength=self.reps * self.F * 2 * stride)
         counts = counts.reshape(self.reps, self.F, 2, stride)
         mc4 = mc3.astype(np.intp)[..., None]
@@ -279,7 +309,8 @@ class BinnedBatch:
         first = np.asarray(first, dtype=np.intp)
         rows = np.arange(self.reps)
         labels, m2, width, h = self._joint_grid()
-        joint = labels[rows, first][:, None, :] * m2 + labels
+        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
+        joint += labels
         counts = _count(joint, m2 * m2)
         with np.errstate(divide="ignore"):
             hij = entropy_from_counts(counts, self.n, self.table) + np.log(width[rows, first][:, None] * width)
@@ -316,10 +347,15 @@ def _pair_xlogx(labels: np.ndarray, m: int, table: np.ndarray) -> np.ndarray:
     row_off = (np.arange(reps, dtype=np.intp) * P * cells)[:, None, None]
     left = labels * m + (a * cells)[None, :, None] + row_off
     right = labels + (i * cells)[None, :, None]
-    joint = left[:, iu, :]
-    joint += right[:, ju, :]
+    joint = _buffer("joint", (reps, P, n), np.intp)
+    other = _buffer("joint2", (reps, P, n), np.intp)
+    np.take(left, iu, axis=1, out=joint, mode="clip")
+    np.take(right, ju, axis=1, out=other, mode="clip")
+    joint += other
     counts = np.bincount(joint.ravel(), minlength=reps * P * cells)
-    return table[counts].reshape(reps, P, cells).sum(axis=-1)
+    xlogx = _buffer("xlogx", (reps * P * cells,), float)
+    np.take(table, counts, out=xlogx, mode="clip")  # counts <= n: clip never applies
+    return xlogx.reshape(reps, P, cells).sum(axis=-1)
 
 
 def pairwise_mi(x: np.ndarray, options: EstimatorOptions | None = None) -> np.ndarray:

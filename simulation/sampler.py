@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Mapping
 
 import numpy as np
@@ -92,14 +93,28 @@ class ScenarioSampler:
     def labels(self) -> list[str]:
         return self.bound.display_labels()
 
+    @cached_property
+    def _laws(self) -> dict:
+        return self.bound.laws()  # sympy substitution: once per sampler, not per draw
+
+    @cached_property
+    def _class_rule(self) -> tuple:
+        weights = self.bound.class_weights()
+        return (
+            tuple((self.symbols.index(s), float(w)) for s, w in weights.items()),
+            float(self.bound.class_threshold()),
+        )
+
     def draw_base(self, rng: np.random.Generator, reps: int, n: int) -> np.ndarray:
         """Independent draws of the base variables, shape ``(len(symbols), reps, n)``.
 
         Drawn one variable after the other from ``rng`` (declaration order), each as one
         ``(reps, n)`` block, so a given generator state always gives the same numbers.
         """
-        laws = self.bound.laws()
-        return np.stack([np.asarray(laws[s].sample(rng, (reps, n)), dtype=float) for s in self.symbols])
+        out = np.empty((len(self.symbols), reps, n))
+        for b, s in enumerate(self.symbols):
+            out[b] = self._laws[s].sample(rng, (reps, n))
+        return out
 
     def features(self, base: np.ndarray) -> np.ndarray:
         """The features evaluated on base draws: shape ``(reps, F, n)``."""
@@ -112,11 +127,11 @@ class ScenarioSampler:
 
     def classes(self, base: np.ndarray) -> np.ndarray:
         """C = 1{sum_b w_b b >= threshold} on base draws: bool array ``(reps, n)``."""
-        weights = self.bound.class_weights()
+        terms, threshold = self._class_rule
         lin = np.zeros(base.shape[1:])
-        for s, w in weights.items():
-            lin += float(w) * base[self.symbols.index(s)]
-        return lin >= float(self.bound.class_threshold())
+        for b, w in terms:
+            lin += w * base[b]
+        return lin >= threshold
 
 
 def scenario_fingerprint(scenario: Scenario) -> tuple:

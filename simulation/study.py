@@ -258,14 +258,16 @@ class _Job:
     estimator: EstimatorOptions
     selection: SelectionOptions
     zero_beta: str = "explicit"
+    fingerprint: tuple | None = None
 
 
 _SAMPLERS: dict = {}
 
 
-def _sampler(scenario: Scenario, params: tuple, k: float) -> ScenarioSampler:
-    """Cached sampler (jobs arrive in workers as unpickled copies, so the key is a fingerprint)."""
-    key = (scenario_fingerprint(scenario), params, k)
+def _sampler(scenario: Scenario, params: tuple, k: float, fingerprint: tuple | None = None) -> ScenarioSampler:
+    """Cached sampler. Jobs arrive in workers as unpickled copies, so the key is the scenario's
+    fingerprint, computed once by the parent and carried by the job."""
+    key = (fingerprint or scenario_fingerprint(scenario), params, k)
     if key not in _SAMPLERS:
         _SAMPLERS[key] = ScenarioSampler.from_registry(scenario, {**dict(params), "k": repr(k)})
     return _SAMPLERS[key]
@@ -273,7 +275,7 @@ def _sampler(scenario: Scenario, params: tuple, k: float) -> ScenarioSampler:
 
 def _run_chunk(job: _Job) -> dict:
     """Hits per (k, row) and selection diagnostics of one chunk (a pure function of ``job``)."""
-    samplers = [_sampler(job.scenario, job.params, k) for k in job.ks]
+    samplers = [_sampler(job.scenario, job.params, k, job.fingerprint) for k in job.ks]
     rng = chunk_rng(job.seed, job.scenario.name, job.n, job.chunk)
     base = samplers[0].draw_base(rng, job.size, job.n)
     x = samplers[0].features(base)
@@ -471,12 +473,14 @@ def run_study(
         for kv in ks:
             _optimal_pairs(ScenarioSampler.from_registry(objs[s], {**per_scenario[s], "k": repr(kv)}))
 
+    fingerprints = {s: scenario_fingerprint(objs[s]) for s in scenarios}
     jobs_list, weights = [], []
     for s in scenarios:
         ptuple = tuple(sorted(per_scenario[s].items()))
         for n in sizes:
             for chunk, size in chunk_plan(n, reps):
-                jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta))
+                jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta,
+                                      fingerprints[s]))
                 weights.append(size * n)
     results = _execute(_run_chunk, jobs_list, jobs, scheduler, progress, weights)
 
@@ -542,11 +546,12 @@ class _MeanJob:
     size: int
     seed: int
     estimator: EstimatorOptions
+    fingerprint: tuple | None = None
 
 
 def _mean_chunk(job: _MeanJob) -> np.ndarray:
     """Per-quantity (sum, sum of squares) over the chunk's replications, shape (Q, 2)."""
-    sampler = _sampler(job.scenario, job.params, job.k)
+    sampler = _sampler(job.scenario, job.params, job.k, job.fingerprint)
     rng = chunk_rng(job.seed, job.scenario.name, job.n, job.chunk)
     base = sampler.draw_base(rng, job.size, job.n)
     batch = BinnedBatch(sampler.features(base), job.estimator)
@@ -596,7 +601,8 @@ def mean_estimates(
     est = EstimatorOptions.from_mapping(estimator)
     ptuple = tuple(sorted(_params((scenario.name,), {scenario.name: params or {}})[scenario.name].items()))
     sampler = _sampler(scenario, ptuple, kv)
-    jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est) for c, size in chunk_plan(n, reps)]
+    fp = scenario_fingerprint(scenario)
+    jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est, fp) for c, size in chunk_plan(n, reps)]
     results = _execute(_mean_chunk, jobs_list, jobs, scheduler, progress, [j.size * n for j in jobs_list])
     total = np.zeros_like(results[0])
     for r in results:
