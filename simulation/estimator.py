@@ -43,6 +43,7 @@ from simulation.options import EstimatorOptions
 __all__ = [
     "n_bins",
     "n_bins_array",
+    "cube_root_bins",
     "xlogx_table",
     "grid",
     "bin_labels",
@@ -61,6 +62,20 @@ def n_bins(n: int) -> int:
     """
     r = math.isqrt(n)
     return r if r * r == n else r + 1
+
+
+def cube_root_bins(n: int) -> int:
+    """ceil(n^(1/3)), exactly (the ``cube-root`` bivariate grid's bins per axis).
+
+    >>> [cube_root_bins(n) for n in (8, 9, 1000, 5000)]
+    [2, 3, 10, 18]
+    """
+    r = round(n ** (1 / 3))
+    while r**3 < n:
+        r += 1
+    while r > 1 and (r - 1) ** 3 >= n:
+        r -= 1
+    return r
 
 
 def n_bins_array(n: np.ndarray) -> np.ndarray:
@@ -283,16 +298,17 @@ class BinnedBatch:
 
         ``product``: the univariate grids and h(V); ``coarse``: ceil(sqrt(m)) bins per axis and
         the marginal entropies of that same coarse grid; ``coarse-mixed``: the coarse grid for
-        h(Vi, Vj) but the m-bin h(Vi), h(Vj).
+        h(Vi, Vj) but the m-bin h(Vi), h(Vj); ``cube-root``: as ``coarse`` with ceil(n^(1/3))
+        bins per axis.
         """
         if self.options.joint == "product":
             return self.labels, self.m, self.width, self.entropy()
         if self._coarse is None:
-            m2 = n_bins(self.m)
+            m2 = n_bins(self.m) if self.options.joint != "cube-root" else cube_root_bins(self.n)
             start, scale, width = grid(self._lo, self._hi, m2, self.options.edges)
             labels = bin_labels(self.x, start, scale, m2)
             width = width[..., 0]
-            if self.options.joint == "coarse":
+            if self.options.joint in ("coarse", "cube-root"):
                 with np.errstate(divide="ignore"):
                     h = entropy_from_counts(_count(labels, m2), self.n, self.table) + np.log(width)
             else:

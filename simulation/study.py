@@ -88,6 +88,12 @@ class MethodRow:
         return m.display if self.beta is None else f"{m.display} (beta={self.beta:g})"
 
 
+def _reading(row: MethodRow) -> str | None:
+    """The effective reading of a row for methods whose table and text differ, else None."""
+    m = get_method(row.method)
+    return (row.reading or m.default_reading) if m.readings_differ else None
+
+
 PAPER_ROWS = tuple(
     [MethodRow("mifs", b) for b in (0.0, 0.4, 0.7, 1.0)]
     + [MethodRow("mifs-u", b) for b in (0.0, 0.4, 0.7, 1.0)]
@@ -385,7 +391,8 @@ class StudyResult:
     """Result of :func:`run_study`.
 
     ``rows`` is the JSON-able list ``{"scenario", "k", "n", "method", "beta", "frequency", "se"}``
-    (plus ``"hits"`` and ``"reps"``); ``diagnostics`` has, per (scenario, k, n), the frequency of
+    (plus ``"hits"``, ``"reps"`` and ``"reading"``, the objective's written form for the methods
+    whose table and text differ, else null); ``diagnostics`` has, per (scenario, k, n), the frequency of
     each first pick and, per method row, of each second pick; ``meta`` records every option.
     """
 
@@ -396,11 +403,14 @@ class StudyResult:
     def to_json(self) -> dict:
         return {"meta": self.meta, "rows": self.rows}
 
-    def frequency(self, scenario: str, k: float, n: int, method: str, beta: float | None = None) -> dict:
+    def frequency(self, scenario: str, k: float, n: int, method: str, beta: float | None = None,
+                  reading: str | None = None) -> dict:
+        """The row of one cell; ``reading`` None means the method's default reading."""
+        want = _reading(MethodRow(method, beta, reading))
         for r in self.rows:
-            if (r["scenario"], r["k"], r["n"], r["method"], r["beta"]) == (scenario, k, n, method, beta):
+            if (r["scenario"], r["k"], r["n"], r["method"], r["beta"], r["reading"]) == (scenario, k, n, method, beta, want):
                 return r
-        raise KeyError((scenario, k, n, method, beta))
+        raise KeyError((scenario, k, n, method, beta, reading))
 
 
 def _validate_common(reps, seed, jobs):
@@ -505,6 +515,7 @@ def run_study(
                     out_rows.append({
                         "scenario": s, "k": kv, "n": n, "method": row.method, "beta": row.beta,
                         "frequency": f, "se": math.sqrt(f * (1 - f) / reps), "hits": hits, "reps": reps,
+                        "reading": _reading(row),
                     })
                 diagnostics.append({
                     "scenario": s, "k": kv, "n": n, "labels": labels[s],

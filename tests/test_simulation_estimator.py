@@ -122,7 +122,7 @@ def _sample(seed=0, reps=3, n=5000, scenario="normal"):
     return s.features(base), s.classes(base)
 
 
-@pytest.mark.parametrize("joint", ["product", "coarse"])
+@pytest.mark.parametrize("joint", ["product", "coarse", "cube-root"])
 def test_pairwise_mi_equals_sklearn_loop_on_the_same_labels(joint):
     x, _ = _sample()
     b = BinnedBatch(x, EstimatorOptions(joint=joint))
@@ -140,7 +140,7 @@ def test_pairwise_mi_equals_sklearn_loop_on_the_same_labels(joint):
 
 def test_rows_of_the_first_feature_equal_the_pairwise_matrix():
     x, _ = _sample(seed=1, reps=4, n=777)
-    for joint in ("product", "coarse", "coarse-mixed"):
+    for joint in ("product", "coarse", "coarse-mixed", "cube-root"):
         b = BinnedBatch(x, EstimatorOptions(joint=joint))
         first = np.array([0, 1, 6, 9])
         rows = b.mi_rows(first)
