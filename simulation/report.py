@@ -98,6 +98,11 @@ def _fmt(x: float, digits: int = 4) -> str:
     return f"{x:.{digits}f}"
 
 
+def _fmt_se(x: float) -> str:
+    """A standard error with two significant digits (0 stays 0)."""
+    return "0" if x == 0 else f"{x:.2g}"
+
+
 def write_frequency_table(result: StudyResult, out: Path, stem: str = "frequency") -> dict:
     """The frequency table at n = 5000 next to the printed one: ``<stem>.md/.tex/.csv``."""
     out = Path(out)
@@ -228,7 +233,7 @@ def write_mean_table(estimates: Sequence[tuple[str, MeanEstimates]], out: Path, 
     for name, row in printed.items():
         md.append("| paper: " + name + " | " + " | ".join(_fmt(v) for v in row) + " |")
     for label, est in estimates:
-        md.append(f"| ours: {label} | " + " | ".join(f"{_fmt(m)} ± {_fmt(s)}" for m, s in zip(est.mean, est.se)) + " |")
+        md.append(f"| ours: {label} | " + " | ".join(f"{_fmt(m)} ± {_fmt_se(s)}" for m, s in zip(est.mean, est.se)) + " |")
     md.append("| exact | " + " | ".join(_fmt(v) for v in exact) + " |")
     md.append("| printed estimate reproduced (first 'ours' row) | " + " | ".join("✓" if r else "✗" for r in reproduced) + " |")
     (out / f"{stem}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
@@ -244,7 +249,7 @@ def write_mean_table(estimates: Sequence[tuple[str, MeanEstimates]], out: Path, 
     for name, row in printed.items():
         tex.append(f"Paper: {name} & " + " & ".join(_fmt(v) for v in row) + " \\\\")
     for label, est in estimates:
-        tex.append(f"Ours: {label} & " + " & ".join(f"{_fmt(m)} $\\pm$ {_fmt(s)}" for m, s in zip(est.mean, est.se)) + " \\\\")
+        tex.append(f"Ours: {label} & " + " & ".join(f"{_fmt(m)} $\\pm$ {_fmt_se(s)}" for m, s in zip(est.mean, est.se)) + " \\\\")
     tex += ["Exact & " + " & ".join(_fmt(v) for v in exact) + " \\\\", "\\bottomrule", "\\end{tabular}"]
     (out / f"{stem}.tex").write_text("\n".join(tex) + "\n", encoding="utf-8")
 

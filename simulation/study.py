@@ -58,6 +58,8 @@ __all__ = [
     "mean_estimates",
     "MAX_N",
     "MAX_REPS",
+    "parse_sizes",
+    "parse_ks",
 ]
 
 PAPER_SIZES = (50, 100, 500, 1000, 5000)
@@ -246,6 +248,32 @@ def _optimal_pairs(sampler: ScenarioSampler) -> np.ndarray:
             f"scenario '{sampler.bound.scenario.name}' does not declare the features of the "
             f"paper's relevance-optimal pairs ({', '.join('(' + a + ', ' + b + ')' for a, b in OPTIMAL_PAIR_LABELS)})"
         ) from None
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """'50,100,500' -> (50, 100, 500) for a command line; a bad item raises SimulationInputError.
+
+    >>> parse_sizes("50, 100,5000")
+    (50, 100, 5000)
+    """
+    items = [t.strip() for t in str(text).split(",")]
+    out = []
+    for t in items:
+        if not t.isdigit():
+            raise SimulationInputError(
+                f"parameter 'sizes' must be a comma-separated list of integers in [2, {MAX_N}] (got {text!r})"
+            )
+        out.append(int(t))
+    return _sizes(out)
+
+
+def parse_ks(text: str) -> tuple[float, ...]:
+    """'0.2,0.8' -> (0.2, 0.8) for a command line; a bad item raises SimulationInputError.
+
+    >>> parse_ks("0.2,0.8")
+    (0.2, 0.8)
+    """
+    return _ks([t.strip() for t in str(text).split(",")])
 
 
 # ----- one chunk ---------------------------------------------------------------------------------

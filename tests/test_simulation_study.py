@@ -14,6 +14,8 @@ from simulation.study import (
     chunk_plan,
     chunk_size,
     mean_estimates,
+    parse_ks,
+    parse_sizes,
     run_study,
     simulate,
 )
@@ -99,6 +101,16 @@ def test_progress_callback_reaches_total():
               progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 180) and seen[-1] == (180, 180)
     assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+
+
+def test_command_line_parsers():
+    assert parse_sizes("50,100") == (50, 100)
+    assert parse_ks("0.2, 0.8") == (0.2, 0.8)
+    for bad in ("50,x", "1", "", "50,,100", "-5"):
+        with pytest.raises(SimulationInputError, match="parameter 'sizes'"):
+            parse_sizes(bad)
+    with pytest.raises(SimulationInputError, match="parameter 'k'"):
+        parse_ks("0.2,2")
 
 
 def test_chunking_is_fixed_by_n():
