@@ -22,12 +22,13 @@ class _Parser(argparse.ArgumentParser):
         raise ParameterError(message)
 
 
-def _add_scenario_args(p: argparse.ArgumentParser, k_required: bool = True) -> None:
+def _add_scenario_args(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scenario", default=None, help="uniform (Scenario I) or normal (Scenario II)")
     src.add_argument("--scenario-file", default=None, metavar="FILE",
                      help="a TOML scenario declaration (see docs/adding-a-scenario.md)")
-    p.add_argument("--k", required=k_required, help="class weight k in [0, 1]")
+    p.add_argument("--k", default=None,
+                   help="class weight k in [0, 1] (required unless the scenario declares a default)")
     for name, hint in (("delta", "uniform half-width > 0 (default 0.5)"),
                        ("sigma", "normal standard deviation > 0 (default 1)"),
                        ("a", "slope of aX+b, != 0 (default 3)"),
@@ -50,34 +51,18 @@ def _digits(text: str) -> int:
 
 def _bound_from_args(args):
     """The bound scenario named or declared by the arguments, with overrides applied."""
-    from scenarios.registry import get_scenario
+    from scenarios.overrides import (
+        NAMED_FLAGS,
+        bind_from_cli,
+        merge_overrides,
+        parse_param_assignments,
+    )
+    from scenarios.registry import resolve_scenario
 
-    overrides = {}
-    for item in args.param:
-        if "=" not in item:
-            raise ParameterError(f"--param expects NAME=VALUE (got {item!r})")
-        name, value = item.split("=", 1)
-        overrides[name.strip()] = value.strip()
-    for name in ("k", "delta", "sigma", "a", "b", "d"):
-        value = getattr(args, name, None)
-        if value is not None:
-            overrides[name] = value
-    if args.scenario_file:
-        from scenarios.scenario_file import load_scenario_file
-
-        scenario = load_scenario_file(args.scenario_file)
-    else:
-        scenario = get_scenario(args.scenario or "uniform")
-    declared = {p.name for p in scenario.parameters}
-    for name in list(overrides):
-        if name not in declared:
-            if name in ("delta", "sigma") and getattr(args, name, None) is not None:
-                raise ParameterError(
-                    f"parameter '{name}' does not apply to scenario '{scenario.name}' "
-                    f"(its parameters: {', '.join(sorted(declared))})"
-                )
-            scenario.parameter(name)  # raises the standard unknown-parameter message
-    return scenario.bind(**overrides)
+    name = None if args.scenario_file else (args.scenario or "uniform")
+    scenario = resolve_scenario(name, args.scenario_file)
+    named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
+    return bind_from_cli(scenario, merge_overrides(named, parse_param_assignments(args.param)))
 
 
 def _cmd_values(args) -> int:
@@ -94,6 +79,23 @@ def _cmd_values(args) -> int:
     return 0
 
 
+def _cmd_order(args) -> int:
+    from orderings.explain import explain, summary, to_json
+    from orderings.order import order
+
+    digits = _digits(args.digits)
+    bound = _bound_from_args(args)
+    result = order(bound, args.method, args.beta, reading=args.reading,
+                   zero_beta=args.zero_beta, digits=digits)
+    if args.json:
+        print(json.dumps(to_json(result)))
+    elif args.explain:
+        print(explain(result))
+    else:
+        print(summary(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fstheory", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -103,6 +105,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_values)
+
+    p = sub.add_parser("order", help="true feature ordering of a method (exact values, greedy rules)")
+    _add_scenario_args(p)
+    p.add_argument("--method", required=True,
+                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
+    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
+    p.add_argument("--reading", default=None,
+                   help="'table' or 'text' grouping of the objective (default: the method's)")
+    p.add_argument("--digits", default="30", help="working digits of the exact values (default 30)")
+    p.add_argument("--explain", action="store_true", help="a readable account of every step")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_order)
     return parser
 
 
@@ -120,6 +136,9 @@ def main(argv=None) -> int:
     except ValueError as exc:  # validation errors of the engine's public functions
         print(f"fstheory: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into a pager or `head` that closed early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from fractions import Fraction
 from orderings.greedy import Candidate, SelectionResult
 from theory.extended import ExtendedReal
 
-__all__ = ["explain", "to_json", "to_json_text", "referenced_entropies"]
+__all__ = ["explain", "summary", "to_json", "to_json_text", "referenced_entropies"]
 
 
 def _balanced(text: str, start: int) -> int:
@@ -92,6 +92,21 @@ def _infinite_origin(c: Candidate, digits: int) -> str:
 
 def _params_text(params) -> str:
     return ", ".join(f"{k}={_decimal(v)}" for k, v in params.items())
+
+
+def summary(result: SelectionResult) -> str:
+    """Two lines: the method and scenario, then the order and where and why it stopped.
+
+    E.g. ``MIFS-U (beta=0.4, table reading) on uniform (k=0.2, ...)`` /
+    ``X, 3X+1, X-Y, X^2 -- stopped after 4: Y^2 0*inf, Z 0*inf, ...``.
+    """
+    v = result.values
+    head = f"{result.describe_method()} on {v.scenario} ({_params_text(v.params)})"
+    order = ", ".join(result.order_labels) or "(none)"
+    if result.stop is None:
+        return f"{head}\n{order}"
+    forms = ", ".join(f"{c.label} {c.form}" for c in result.stop.candidates)
+    return f"{head}\n{order} -- stopped after {result.stop.after}: {forms}"
 
 
 def explain(result: SelectionResult, digits: int = 6) -> str:

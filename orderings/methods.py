@@ -20,6 +20,10 @@ MIFS-U, mMIFS-U
     explanation of MIFS-U at beta = 0 has it, "beta in the numerator and h(Vs) in the
     denominator"); text: ``beta*MI(C,Vs)*(MI(Vi,Vs)/h(Vs))``, the grouping of Section 7's
     discussion ("this is due to the quotient MI(Vi,Vs)/h(Vs)"). mMIFS-U has no beta.
+    The table typesets beta outside the sum; beta*sum(...) and sum(beta*...) agree on which
+    objectives are determinate and on their values, the form only differs at beta = 0 and
+    h(Vs) = 0 (0*inf outside, 0/0 inside -- the paper names 0/0), property-tested in
+    tests/test_methods.py.
 QMIFS
     table: ``MI(C,Vi) - sum_k (MI(Vi,Vk)/h(Vk) - 1/2 sum_{j!=k} MI(Vi,Vj)/h(Vj)*MI(Vj,Vk)/h(Vk)*MI(C,Vk))``
     -- MI(C,Vk) multiplies only the inner double-sum term; text, eq. (redQMIFS):

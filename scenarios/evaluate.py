@@ -11,7 +11,7 @@ Examples
 >>> from scenarios.registry import get_scenario
 >>> v = evaluate(get_scenario("uniform").bind(k="0.2"), digits=10)
 >>> v.entropy[0].text(10), v.mi_class[0].text(10), v.mi(0, 3).text(10)
-('0', '0.5931471806', '0.5')
+('0', '0.5931471806', '0.5000000000')
 >>> v.mi(0, 1).text(), v.mi_class[7].text()
 ('+inf', '0')
 """

@@ -32,8 +32,8 @@ from theory.extended import (
     xsum,
 )
 
-settings.register_profile("extended", max_examples=150, deadline=None)
-settings.load_profile("extended")
+# per-test settings (a loaded profile would change every hypothesis test in the session)
+SETTINGS = settings(max_examples=150, deadline=None)
 
 # ----- strategies -------------------------------------------------------------------------------
 
@@ -143,6 +143,7 @@ def test_division_by_zero_convention_is_named():
 # ----- addition, subtraction, negation -----------------------------------------------------------
 
 
+@SETTINGS
 @given(anything, anything)
 @example(POS_INF, NEG_INF)
 @example(NEG_INF, POS_INF)
@@ -155,6 +156,7 @@ def test_addition_rule(a, b):
     check(a + b, oracle_add(a, b))
 
 
+@SETTINGS
 @given(anything, anything)
 @example(POS_INF, POS_INF)
 @example(NEG_INF, NEG_INF)
@@ -169,6 +171,7 @@ def test_subtraction_rule(a, b):
     check(a - b, want)
 
 
+@SETTINGS
 @given(anything)
 @example(ZERO)
 @example(POS_INF)
@@ -184,12 +187,14 @@ def test_negation_rule(a):
         assert (-n).same(a)
 
 
+@SETTINGS
 @given(determinates, determinates)
 def test_addition_and_multiplication_commute_on_determinates(a, b):
     assert (a + b).same(b + a)
     assert (a * b).same(b * a)
 
 
+@SETTINGS
 @given(anything, anything)
 def test_commutativity_of_determinacy(a, b):
     """With indeterminates, kind still commutes; the form kept is the left operand's (first cause)."""
@@ -199,6 +204,7 @@ def test_commutativity_of_determinacy(a, b):
         assert (a + b).cause == a.cause and (a * b).cause == a.cause
 
 
+@SETTINGS
 @given(finites, finites)
 def test_finite_arithmetic_agrees_with_mpmath(a, b):
     with mpmath.workdps(40):
@@ -210,6 +216,7 @@ def test_finite_arithmetic_agrees_with_mpmath(a, b):
             assert (a / b).value == x / y
 
 
+@SETTINGS
 @given(st.fractions(min_value=-100, max_value=100, max_denominator=1000).filter(lambda f: f != 0))
 def test_precision_follows_the_callers_workdps(f):
     with mpmath.workdps(60):
@@ -221,6 +228,7 @@ def test_precision_follows_the_callers_workdps(f):
 # ----- multiplication and division ----------------------------------------------------------------
 
 
+@SETTINGS
 @given(anything, anything)
 @example(ZERO, POS_INF)
 @example(NEG_INF, ZERO)
@@ -231,6 +239,7 @@ def test_multiplication_rule(a, b):
     check(a * b, oracle_mul(a, b))
 
 
+@SETTINGS
 @given(anything, anything)
 @example(ZERO, ZERO)
 @example(POS_INF, NEG_INF)
@@ -244,6 +253,7 @@ def test_division_rule(a, b):
     check(a / b, oracle_div(a, b))
 
 
+@SETTINGS
 @given(finite_numbers, anything)
 def test_python_numbers_mix_in(x, b):
     """int/float/Fraction operands are read as finite extended reals, on either side."""
@@ -282,6 +292,7 @@ def test_labels_show_the_grouping_evaluated():
     assert (-(c + m)).label == "-(MI(C,X) + MI(Y,X))"
 
 
+@SETTINGS
 @given(st.lists(anything, min_size=1, max_size=6), anything)
 def test_first_indeterminate_cause_is_kept_through_later_operations(values, other):
     """Once an expression is indeterminate, later +, -, *, / keep its form and cause."""
@@ -303,6 +314,7 @@ def order_key(v: ExtendedReal):
     return (oracle_sign(v), 0) if v.is_infinite else (0, v.value)
 
 
+@SETTINGS
 @given(determinates, determinates)
 @example(NEG_INF, xr(-10**6))
 @example(POS_INF, POS_INF)
@@ -318,12 +330,14 @@ def test_comparison_is_the_order_of_the_extended_line(a, b):
     assert NEG_INF <= a <= POS_INF
 
 
+@SETTINGS
 @given(finites, finites)
 def test_comparison_agrees_with_mpmath_on_finites(a, b):
     assert (a < b) == (a.value < b.value)
     assert (a == b) == (a.value == b.value)
 
 
+@SETTINGS
 @given(indeterminates, anything)
 def test_comparing_an_indeterminate_raises(a, b):
     for op in (lambda x, y: x < y, lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y):
@@ -352,6 +366,7 @@ def oracle_fold_sum(values):
     return acc
 
 
+@SETTINGS
 @given(st.lists(anything, max_size=8))
 @example([])
 @example([POS_INF, NEG_INF, IND_A])
@@ -369,6 +384,7 @@ def test_xsum_is_the_left_fold_and_keeps_the_first_cause(values):
         assert got.kind is want.kind
 
 
+@SETTINGS
 @given(st.lists(finites, min_size=1, max_size=8))
 def test_xsum_and_xmean_agree_with_mpmath_on_finites(values):
     with mpmath.workdps(50):
@@ -381,6 +397,7 @@ def test_xsum_and_xmean_agree_with_mpmath_on_finites(values):
         )
 
 
+@SETTINGS
 @given(st.lists(anything, min_size=1, max_size=8))
 @example([POS_INF, IND_A, IND_B])
 @example([NEG_INF, NEG_INF])
@@ -396,6 +413,7 @@ def test_xmax_xmin(values):
             assert all((got >= v) if fn is xmax else (got <= v) for v in values)
 
 
+@SETTINGS
 @given(st.lists(anything, min_size=1, max_size=8))
 def test_xmean_is_sum_over_count(values):
     got, s = xmean(values), xsum(values)
@@ -424,6 +442,7 @@ def test_set_operations_label():
 # ----- construction -------------------------------------------------------------------------------
 
 
+@SETTINGS
 @given(finite_numbers)
 def test_construction_from_numbers(x):
     v = xr(x)

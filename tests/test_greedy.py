@@ -18,8 +18,8 @@ from orderings_strategies import BETAS, scenario_values
 from theory.extended import POS_INF, xr
 from theory.values import ScenarioValues
 
-settings.register_profile("greedy", max_examples=80, deadline=None)
-settings.load_profile("greedy")
+# per-test settings (a loaded profile would change every hypothesis test in the session)
+SETTINGS = settings(max_examples=80, deadline=None)
 
 
 def toy(h, mc, mi) -> ScenarioValues:
@@ -119,6 +119,7 @@ def run_all(v, beta):
                 yield name, select(v, name, b, reading=reading, zero_beta=zero_beta)
 
 
+@SETTINGS
 @given(scenario_values(min_n=2, max_n=5), st.sampled_from(BETAS))
 def test_greedy_invariants(v, beta):
     for name, r in run_all(v, beta):
@@ -146,6 +147,7 @@ def test_greedy_invariants(v, beta):
             assert {c.index for c in r.stop.candidates} == set(range(v.n_features)) - set(order)
 
 
+@SETTINGS
 @given(scenario_values(min_n=3, max_n=5), st.sampled_from(BETAS))
 def test_once_indeterminate_always_indeterminate_except_micc(v, beta):
     """Each objective except MICC aggregates per-selected-feature terms by sums, maxima and

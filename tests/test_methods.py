@@ -17,8 +17,8 @@ from orderings.methods import METHODS, MethodError, get_method, method_names, pa
 from orderings_strategies import BETAS, float_arrays, scenario_values
 from theory.extended import xr, xsum
 
-settings.register_profile("methods", max_examples=120, deadline=None)
-settings.load_profile("methods")
+# per-test settings (a loaded profile would change every hypothesis test in the session)
+SETTINGS = settings(max_examples=120, deadline=None)
 
 NAMES = ["mifs", "mifs-u", "mrmr", "mmifs-u", "micc", "qmifs", "nmifs", "maxmifs"]
 DISPLAY = ["MIFS", "MIFS-U", "mRMR", "mMIFS-U", "MICC", "QMIFS", "NMIFS", "maxMIFS"]
@@ -136,6 +136,7 @@ def same_kind_and_value(a, b):
         assert abs(a.value - b.value) <= mpmath.mpf(10) ** -20 * max(1, abs(a.value)), (a, b)
 
 
+@SETTINGS
 @given(scenario_values(min_n=3), st.sampled_from(BETAS), st.data())
 def test_table_and_text_readings_agree_except_in_the_form(v, beta, data):
     """For MIFS-U, mMIFS-U and MICC the two groupings are the same function on the extended reals
@@ -153,6 +154,7 @@ def test_table_and_text_readings_agree_except_in_the_form(v, beta, data):
                                 m.objective(EXACT_OPS, v, i, S, b, reading="text"))
 
 
+@SETTINGS
 @given(scenario_values(min_n=3), st.sampled_from(BETAS), st.data())
 def test_mifs_u_beta_inside_or_outside_the_sum(v, beta, data):
     """beta * sum_s (MI(C,Vs)/h(Vs)) MI(Vi,Vs) (beta outside, as typeset) and the implemented
@@ -208,6 +210,7 @@ def agree(exact, got: float):
         assert math.isfinite(got) and abs(got - float(exact.value)) <= 1e-9 * max(1, abs(float(exact.value))), (exact, got)
 
 
+@SETTINGS
 @given(st.lists(scenario_values(n=5), min_size=1, max_size=3), st.sampled_from(BETAS), st.data())
 def test_float_world_agrees_with_exact_world(vals, beta, data):
     """The same objective code on numpy arrays over replications: nan exactly where the exact

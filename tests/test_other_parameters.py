@@ -12,7 +12,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,8 +19,8 @@ import exact_values_fixture as fixture
 from orderings.explain import explain
 from orderings.greedy import select
 
-settings.register_profile("params", max_examples=40, deadline=None)
-settings.load_profile("params")
+# per-test settings (a loaded profile would change every hypothesis test in the session)
+SETTINGS = settings(max_examples=40, deadline=None)
 
 X, AXB, Y2, XMY, Z, Z2, Y, X2, WD, ZW = range(10)
 UNIVERSAL = [X, Y, Z, WD, XMY, ZW, AXB, Y2, Z2, X2]
@@ -38,6 +37,7 @@ def uniform_points(draw, delta=None):
                               a=draw(slopes), b=draw(shifts), d=draw(shifts))
 
 
+@SETTINGS
 @given(uniform_points(), st.sampled_from(["0.1", "0.4", "0.5", "0.7", "1"]))
 def test_mi_only_methods_never_stop(v, beta):
     """MIFS (beta > 0), mRMR, maxMIFS: MI(C,Vi) is finite and the redundancy is beta times a
@@ -49,6 +49,7 @@ def test_mi_only_methods_never_stop(v, beta):
         assert all(c.determinate for s in r.steps for c in s.candidates)
 
 
+@SETTINGS
 @given(uniform_points(), st.sampled_from(["0.5", "0.75", "1"]))
 def test_universal_order_in_scenario_i(v, beta):
     """For every k in (0,1), delta, a, b, d, Scenario I's mRMR, maxMIFS and MIFS (beta >= 1/2)
@@ -63,6 +64,7 @@ def test_universal_order_in_scenario_i(v, beta):
         assert select(v, method, b).order == UNIVERSAL
 
 
+@SETTINGS
 @given(uniform_points())
 def test_mifs_beta_zero_explicit(v):
     """MIFS at beta = 0 as written: 0 * sum MI(Vi,Vs) is 0*inf when Vi is a function of a selected
@@ -79,6 +81,7 @@ def _h(v, i):
     return v.h(i).value
 
 
+@SETTINGS
 @given(uniform_points())
 def test_nmifs_second_feature_follows_the_sign_of_the_entropies(v):
     """NMIFS after X: NI(i,X) = MI(i,X)/min{h(i), h(X)}. For aX+b and X^2, MI(i,X) = +inf, so the
@@ -98,6 +101,7 @@ def test_nmifs_second_feature_follows_the_sign_of_the_entropies(v):
         assert not step2.winner.value.is_pos_inf
 
 
+@SETTINGS
 @given(uniform_points(delta="0.3"), st.sampled_from(["0.4", "1"]))
 def test_mifs_u_negative_entropy_rewards_the_copy_of_x(v, beta):
     """delta < 1/2: h(X) < 0, so beta*MI(C,X)/h(X) < 0 and for aX+b (and X^2), with MI = +inf,
@@ -112,6 +116,7 @@ def test_mifs_u_negative_entropy_rewards_the_copy_of_x(v, beta):
     assert "h(X) = -0.510826 (negative)" in text
 
 
+@SETTINGS
 @given(uniform_points(delta="0.5"), st.sampled_from(["0.4", "0.7", "1"]))
 def test_mifs_u_null_entropy_at_any_k(v, beta):
     """delta = 1/2 (h(X) = 0) at any k, a, b, d: beta*MI(C,X)/h(X) = +inf, every candidate
@@ -130,6 +135,7 @@ def test_mifs_u_null_entropy_at_any_k(v, beta):
     assert {c.index for c in r.stop.candidates if c.form == "0*inf"} == {Y2, Z, Z2, Y, WD, ZW}
 
 
+@SETTINGS
 @given(uniform_points(), st.sampled_from(["0.4", "1"]))
 def test_mifs_u_positive_entropy_of_x_no_indeterminate_at_step_2(v, beta):
     """h(X) > 0 (delta > 1/2): beta*MI(C,X)/h(X) is finite and positive; every step-2 objective

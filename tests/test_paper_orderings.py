@@ -252,6 +252,8 @@ def test_qmifs_mixed_indeterminations_at_step_3(reading):
     includes 0/0 and 0*inf indeterminations, for candidate X-Y includes +inf - inf'."""
     r = select(paper_values("uniform", "0.2"), "qmifs", reading=reading)
     assert r.order_labels == ["X", "3X+1"] and r.stop.after == 2
+    # 'QMIFS selects the second feature in the same way as MIFS-U and mMIFS-U, i.e., with -inf'
+    assert r.steps[1].winner.value.is_neg_inf
     c = {c.label: c for c in r.stop.candidates}
     assert c["Y^2"].forms == ("0/0", "0*inf")
     assert c["X-Y"].forms == ("inf-inf",)

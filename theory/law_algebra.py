@@ -2,7 +2,8 @@
 
 * :func:`law_of` — the law of a feature when it stays in a known family: affine maps of any base
   law, squares of centred uniform and normal laws, linear combinations of two independent
-  normals, and of two independent uniforms of equal (scaled) width (triangular; Section 6).
+  normals, of two independent uniforms of equal (scaled) width (triangular; Section 6), and of
+  two independent Laplace laws of equal (scaled) scale.
 * :func:`pair_mi` — MI(U, V) for U = g(B1), V = c1 B1 + c2 B2 + e (B1, B2 independent), through
   MI(U, V) = h(V) - h(V | U) (property (e) of Section 2):
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.laws import (
+    Laplace,
+    LaplaceSum,
     Law,
     Normal,
     ScaledChiSquared1,
@@ -99,6 +102,11 @@ def law_of(expr: sp.Expr, laws: dict) -> Law | None:
         if isinstance(l1, Normal) and isinstance(l2, Normal):
             (m1, s1), (m2, s2) = l1.params, l2.params
             return Normal(c1 * m1 + c2 * m2 + const, sp.sqrt(c1**2 * s1**2 + c2**2 * s2**2))
+        if isinstance(l1, Laplace) and isinstance(l2, Laplace):
+            s1, s2 = sp.Abs(c1) * l1.params[1], sp.Abs(c2) * l2.params[1]
+            if not _is_zero(s1 - s2):
+                return None
+            return LaplaceSum(c1 * l1.params[0] + c2 * l2.params[0] + const, s1)
         if isinstance(l1, Uniform) and isinstance(l2, Uniform):
             u1, u2 = l1.affine(c1, 0), l2.affine(c2, 0)
             if u1 is None or u2 is None:
@@ -194,6 +202,25 @@ def lncosh_expectation(alpha: sp.Expr) -> sp.Expr:
     return total / sp.pi
 
 
+_m = sp.Symbol("m", positive=True)
+
+
+def _laplace_mixture_entropy(m: sp.Expr) -> sp.Expr:
+    """Entropy of the equal mixture of Laplace(m, 1) and Laplace(-m, 1), m >= 0.
+
+    The density is e^{-|t|} cosh(m)/2 for |t| >= m and e^{-m} cosh(t)/2 for |t| < m. With
+    int cosh(t) ln cosh(t) dt = sinh(t) ln cosh(t) - sinh(t) + gd(t), gd(t) = 2 atan(tanh(t/2)):
+    H(m) = -2 [ cosh(m) e^{-m} (ln(cosh(m)/2) - m - 1)/2
+               + e^{-m} (sinh(m) (ln cosh(m) - m - ln 2 - 1) + gd(m))/2 ].
+    H(0) = 1 + ln 2, the entropy of Laplace(0, 1).
+    """
+    c, sh = sp.cosh(m), sp.sinh(m)
+    gd = 2 * sp.atan(sp.tanh(m / 2))
+    outer = c * sp.exp(-m) * (sp.log(c / 2) - m - 1) / 2
+    inner = sp.exp(-m) * (sh * (sp.log(c) - m - sp.log(2) - 1) + gd) / 2
+    return -2 * (outer + inner)
+
+
 def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.Expr | None:
     """h(c1 B1 + c2 B2 | B1^2) for B1 symmetric about 0, independent of B2.
 
@@ -209,6 +236,9 @@ def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.E
       T ~ N(m, tau^2); averaging over m = |c1| s1 |U| gives
       ln(2 pi e tau^2)/2 + alpha^2 - E[ln cosh(alpha^2 U^2 + alpha U N)] (:func:`lncosh_expectation`).
       (Paper Section 6: MI(Y^2, X-Y) = -1 + ln(2)/2 + E ln cosh((X-Y)|Y|).)
+    * Laplace B1 ~ Laplace(0, b1), Laplace B2: with tau = |c2| b2, the mixture of Laplace(+-m tau,
+      tau) has entropy ln(tau) + H(m) in closed form (:func:`_laplace_mixture_entropy`), and
+      m = |c1| |B1| / tau ~ Exp(mean beta = |c1| b1 / tau): one integral over m (Scenario III).
     """
     if isinstance(law1, Uniform) and isinstance(law2, Uniform):
         delta1 = law1.params[1]
@@ -216,6 +246,12 @@ def entropy_given_square(law1: Law, law2: Law, c1: sp.Expr, c2: sp.Expr) -> sp.E
         A = sp.Abs(c1) * delta1
         frac = sp.Piecewise((A / (2 * D), A <= D), (1 - D / (2 * A), True))
         return sp.log(2 * D) + sp.log(2) * frac
+    if isinstance(law1, Laplace) and isinstance(law2, Laplace):
+        tau = sp.Abs(c2) * law2.params[1]
+        beta = sp.Abs(c1) * law1.params[1] / tau
+        m = _m
+        return sp.log(tau) + sp.Integral(sp.exp(-m / beta) / beta * _laplace_mixture_entropy(m),
+                                         (m, 0, sp.oo))
     if isinstance(law1, Normal) and isinstance(law2, Normal):
         s1, s2 = law1.params[1], law2.params[1]
         tau = sp.Abs(c2) * s2

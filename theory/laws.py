@@ -16,7 +16,7 @@ logistic    mu, s > 0        e^{-(x-mu)/s}/(s(1+e^{-(x-mu)/s})^2)   ln(s) + 2
 ========== ================ ====================================== ===============================
 
 Derived laws (the laws of the paper's features, Section 6, with their closed-form entropies):
-``Triangular`` (X - Y for uniform X, Y), ``SquareOfUniform`` (Y^2 for Y ~ Unif(-delta, delta),
+``Triangular`` (X - Y for uniform X, Y), ``LaplaceSum`` (X - Y for Laplace X, Y, Scenario III), ``SquareOfUniform`` (Y^2 for Y ~ Unif(-delta, delta),
 paper eq. (fdp_f3_scenario_1)), ``ScaledChiSquared1`` (Y^2 for Y ~ N(0, sigma^2): sigma^2 chi^2_1,
 entropy from Lazo & Rathie 1978 as cited in Section 6), ``SkewNormal`` (Azzalini 1985; the laws
 of X given the class in Scenario II).
@@ -43,6 +43,7 @@ __all__ = [
     "SquareOfUniform",
     "ScaledChiSquared1",
     "SkewNormal",
+    "LaplaceSum",
     "BASE_LAWS",
     "LawParameterError",
     "std_normal_cdf",
@@ -388,6 +389,42 @@ class ScaledChiSquared1(Law):
         k = sp.Rational(1, 2)
         chi2 = k + sp.log(2 * sp.gamma(k)) + (1 - k) * sp.polygamma(0, k)
         return chi2 + sp.log(c)
+
+
+class LaplaceSum(Law):
+    """The law of c1 B1 + c2 B2 + e for independent Laplace laws with |c1| b1 = |c2| b2 = s.
+
+    Density (1/(4s)) (1 + |t - m|/s) e^{-|t - m|/s} (convolution of two Laplace(0, s) densities).
+    Entropy: with u = |t - m|/s, of density (1 + u) e^{-u}/2 on [0, oo),
+    h = ln(4s) + E[u] - E[ln(1 + u)] = ln(4s) + 3/2 - (1 + e E1(1))/2 = ln(4s) + 1 - e E1(1)/2,
+    using int_1^oo w ln(w) e^{-w} dw = E1(1) + 1/e (E1 the exponential integral).
+    """
+
+    name = "laplace-sum"
+    param_names = ("m", "s")
+    positive = ("s",)
+
+    def pdf(self, x):
+        m, s = self.params
+        u = sp.Abs(x - m) / s
+        return (1 + u) * sp.exp(-u) / (4 * s)
+
+    def support(self):
+        return (-sp.oo, sp.oo)
+
+    def breakpoints(self):
+        return (self.params[0],)
+
+    def entropy(self):
+        m, s = self.params
+        return sp.log(4 * s) + 1 - sp.E * sp.expint(1, 1) / 2
+
+    def center(self):
+        return self.params[0]
+
+    def affine(self, a, b):
+        m, s = self.params
+        return LaplaceSum(a * m + b, sp.Abs(a) * s)
 
 
 class SkewNormal(Law):

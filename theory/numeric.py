@@ -207,12 +207,120 @@ class _Linear:
         return lo, hi
 
 
+def _centred(law: Law) -> bool:
+    c = law.center()
+    return c is not None and sp.simplify(c) == 0
+
+
 def _crossings(lines) -> list:
     """Values of v where two lines x = a + b v meet."""
     out = []
     for (a1, b1), (a2, b2) in itertools.combinations(lines, 2):
         if b1 != b2:
             out.append((a2 - a1) / (b1 - b2))
+    return out
+
+
+
+_v = sp.Symbol("v", real=True)
+
+
+def _resolve(expr: sp.Expr, point: dict) -> sp.Expr:
+    """Replace |z| by +-z and a Piecewise by its branch, as they are at ``point``."""
+    def sign_at(z):
+        val = sp.N(z.subs(point), 30)
+        return 1 if val >= 0 else -1
+
+    expr = expr.replace(lambda e: isinstance(e, sp.Abs), lambda e: sign_at(e.args[0]) * e.args[0])
+    while expr.has(sp.Piecewise):
+        pw = next(iter(expr.atoms(sp.Piecewise)))
+        for branch, cond in pw.args:
+            if cond == sp.true or bool(cond.subs(point)):
+                expr = expr.xreplace({pw: branch})
+                break
+    return expr
+
+
+def _line_expr(line):
+    a, b = line
+    return sp.Float(a, mpmath.mp.dps) + sp.Float(b, mpmath.mp.dps) * _v
+
+
+def _rational_line(line):
+    a, b = line
+    return sp.nsimplify(sp.Float(a, mpmath.mp.dps), rational=True) + sp.nsimplify(
+        sp.Float(b, mpmath.mp.dps), rational=True) * _v
+
+
+class _SymbolicInner(Exception):
+    pass
+
+
+def _symbolic_convolution(f: "_Linear", lines: list, indicator=None):
+    """The convolution integral done by sympy on every piece of the outer variable.
+
+    Returns [(v_lo, v_hi, F)] with F(v) = int f_1(x) f_2(y(x, v)) [indicator] dx / |c2| as an
+    mpmath function, or raises :class:`_SymbolicInner` if sympy cannot integrate a piece. On a
+    piece of v between two crossings of the breakpoint lines, the order of the lines is fixed, so
+    every inner piece is an integral of one analytic expression between two lines.
+    """
+    x = _x
+    c1, c2, e = (sp.nsimplify(sp.Float(t, mpmath.mp.dps), rational=True) for t in (f.c1, f.c2, f.e))
+    y = (_v - e - c1 * x) / c2
+    integrand = f.b1.law.pdf(x) * f.b2.law.pdf(y) / sp.Abs(c2)
+    lo1, hi1 = f.b1.law.support()
+    lo2, hi2 = f.b2.law.support()
+    lo_v, hi_v = f.v_range()
+    all_lines = list(lines)
+    vpts = sorted({p for p in [*f.v_points(), *_crossings(all_lines)] if lo_v < p < hi_v})
+    edges = [lo_v, *vpts, hi_v]
+    out = []
+    for va, vb in zip(edges, edges[1:]):
+        if va == -mpmath.inf:
+            vm = vb - 1 if mpmath.isfinite(vb) else mpmath.mpf(0)
+        elif vb == mpmath.inf:
+            vm = va + 1
+        else:
+            vm = (va + vb) / 2
+        xlo, xhi = f.x_range(vm)
+        if not xlo < xhi:
+            continue
+        cuts = sorted({(l[0] + l[1] * vm, l) for l in all_lines if xlo < l[0] + l[1] * vm < xhi},
+                      key=lambda t: t[0])
+        # the range ends as lines (which support bound is active on this piece)
+        def end_line(bound, want_lo):
+            cands = []
+            for val, src in ((lo1, "x"), (hi1, "x"), (lo2, "y"), (hi2, "y")):
+                if not val.is_finite:
+                    continue
+                line = ((_mp(val), mpmath.mpf(0)) if src == "x" else
+                        ((-f.e - f.c2 * _mp(val)) / f.c1, 1 / f.c1))
+                if abs(line[0] + line[1] * vm - bound) < mpmath.mpf(10) ** (-mpmath.mp.dps // 2):
+                    cands.append(line)
+            return cands[0] if cands else None
+        lo_line = end_line(xlo, True) if mpmath.isfinite(xlo) else None
+        hi_line = end_line(xhi, False) if mpmath.isfinite(xhi) else None
+        bounds = ([(-sp.oo if lo_line is None else _rational_line(lo_line))]
+                  + [_rational_line(l) for _, l in cuts]
+                  + [(sp.oo if hi_line is None else _rational_line(hi_line))])
+        vals = [xlo] + [c for c, _ in cuts] + [xhi]
+        total = sp.Integer(0)
+        for (a, b), (xa, xb) in zip(zip(bounds, bounds[1:]), zip(vals, vals[1:])):
+            if xa == -mpmath.inf:
+                xm = xb - 1
+            elif xb == mpmath.inf:
+                xm = xa + 1
+            else:
+                xm = (xa + xb) / 2
+            point = {x: sp.Float(xm, 30), _v: sp.Float(vm, 30)}
+            if indicator is not None and not indicator(xm, f.y_of(xm, vm)):
+                continue
+            g = _resolve(integrand, point)
+            res = sp.integrate(g, (x, a, b))
+            if res.has(sp.Integral) or res.has(sp.nan):
+                raise _SymbolicInner(f"sympy cannot integrate {g}")
+            total += res
+        out.append((va, vb, sp.lambdify(_v, total, "mpmath")))
     return out
 
 
@@ -337,15 +445,37 @@ class NumericRoute:
         v, err = _quad(integrand, [f.base.lo, *f.x_points(), f.base.hi])
         return NumericResult(v, err)
 
-    def _entropy_linear(self, f: _Linear) -> NumericResult:
+    def _density(self, f: _Linear, extra_lines=(), indicator=None):
+        """f_V (or the part of it on an event given by an indicator in (x, y)) and its breakpoints.
+
+        The inner integral is done by sympy piece by piece when it can (polynomial, exponential
+        and Gaussian densities), else by quadrature at every point.
+        """
+        lines = f.x_lines() + list(extra_lines)
         lo, hi = f.v_range()
-        lines = f.x_lines()
-        pts = [lo, *f.v_points(), *_crossings(lines), hi]
+        try:
+            pieces = _symbolic_convolution(f, lines, indicator)
+        except _SymbolicInner:
+            factor = None if indicator is None else (lambda x, y: 1 if indicator(x, y) else 0)
 
-        def integrand(v):
-            return -_xlogx(self._linear_density(f, v))
+            def dens(v):
+                return self._linear_density(f, v, extra_lines, factor)
 
-        v, err = _quad(integrand, pts)
+            return dens, [lo, *f.v_points(), *_crossings(lines), hi]
+
+        def dens(v):
+            for va, vb, F in pieces:
+                if va <= v <= vb:
+                    val = mpmath.mpf(F(v))
+                    return val if val > 0 else mpmath.mpf(0)  # a negative is rounding noise
+            return mpmath.mpf(0)
+
+        edges = sorted({p for va, vb, _ in pieces for p in (va, vb)})
+        return dens, [lo, *edges, hi]
+
+    def _entropy_linear(self, f: _Linear) -> NumericResult:
+        dens, pts = self._density(f)
+        v, err = _quad(lambda t: -_xlogx(dens(t)), pts)
         return NumericResult(v, err)
 
     # ----- class ------------------------------------------------------------------------------
@@ -426,38 +556,25 @@ class NumericRoute:
         return ((theta + w[f.s2] * f.e / f.c2) / A, -(w[f.s2] / f.c2) / A)
 
     def _mi_class_linear(self, f: _Linear, w, theta) -> NumericResult:
-        if not set(w) <= {f.s1, f.s2} and len(set(w) - {f.s1, f.s2}) > 0:
-            others = set(w) - {f.s1, f.s2}
-            if len(others) > 1 or len(set(w) & {f.s1, f.s2}) == 0:
-                raise NumericUnsupported("class rule not expressible given this feature")
+        if not set(w) <= {f.s1, f.s2}:
+            raise NumericUnsupported("class rule on a variable outside a two-variable feature")
         cline = self._class_line(f, w, theta)
         extra = [cline] if cline else []
-        extra_kinks = []
-        for var in (f.s1,):
-            extra_kinks += [(k, mpmath.mpf(0)) for k in self._p1_lines(w, theta, var)
-                            if set(w) - {f.s1, f.s2}]
 
-        def p1_xy(x, y):
-            return self._p1_given(w, theta, {f.s1: x, f.s2: y})
+        def indicator(x, y):
+            return self._p1_given(w, theta, {f.s1: x, f.s2: y}) == 1
 
-        lo, hi = f.v_range()
-        lines = f.x_lines() + extra + extra_kinks
-        pts = [lo, *f.v_points(), *_crossings(lines), hi]
-
-        def parts(v):
-            fv = self._linear_density(f, v)
-            if fv == 0:
-                return fv, fv
-            f1 = self._linear_density(f, v, extra + extra_kinks, factor=p1_xy)
-            return fv, f1
-
-        p1, _ = _quad(lambda v: parts(v)[1], pts)
+        dens, pts = self._density(f)
+        dens1, pts1 = self._density(f, extra, indicator)
+        pts = [pts[0], *pts[1:-1], *pts1[1:-1], pts[-1]]
+        p1, _ = _quad(dens1, pts)
         p0 = 1 - p1
 
         def integrand(v):
-            fv, f1 = parts(v)
+            fv = dens(v)
             if fv == 0:
                 return fv
+            f1 = min(dens1(v), fv)
             f0 = fv - f1
             out = mpmath.mpf(0)
             if f1 > 0:
@@ -471,6 +588,7 @@ class NumericRoute:
 
     # ----- pairs ------------------------------------------------------------------------------
     def mi_pair(self, e1, e2) -> NumericResult:
+        """MI(e1, e2) for the supported shapes (checked before any integral is computed)."""
         f1, f2 = self.feature(e1), self.feature(e2)
         if isinstance(f1, _Linear) and isinstance(f2, _Single):
             f1, f2, e1, e2 = f2, f1, e2, e1
@@ -498,7 +616,16 @@ class NumericRoute:
         other_sym = v.s2 if u.sym == v.s1 else v.s1
         if len(u.partners) == 1:  # one-to-one: h(V | B1) = h(c2 B2), by translation invariance
             return self.entropy(c2 * other_sym)
-        e = v.e
+        # h(V | U) depends on the laws, the level-set maps and the coefficients only (not on e);
+        # the signs of c1, c2 do not matter when both laws are symmetric about 0.
+        symmetric = all(_centred(b.law) for b in (u.base, other))
+        key = ("h-cond", u.base.law, tuple(u.partners), other.law,
+               abs(c1) if symmetric else c1, abs(c2) if symmetric else c2)
+        if key not in self._memo:
+            self._memo[key] = self._mixture_entropy(u, c1, c2, other, v.e)
+        return self._memo[key]
+
+    def _mixture_entropy(self, u: _Single, c1, c2, other: _Base, e) -> NumericResult:
 
         def mixture_entropy(x):
             ys = u.preimages(x)

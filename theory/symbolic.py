@@ -15,7 +15,7 @@ Examples
 >>> import mpmath
 >>> with mpmath.workdps(20):
 ...     print(mp_value(exact_value(expr, {k: sp.Rational(1, 5)}, {})))
-0.17851484105136778
+0.17851484105136780461
 """
 
 from __future__ import annotations
