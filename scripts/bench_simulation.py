@@ -33,16 +33,19 @@ from simulation.sampler import ScenarioSampler  # noqa: E402
 from simulation.study import PAPER_SIZES, run_study  # noqa: E402
 
 
-def _median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
+def _per_call(fn, number: int) -> float:
+    t = time.perf_counter()
+    for _ in range(number):
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return (time.perf_counter() - t) / number
 
 
-def bench_pairwise(n: int = 5000, repeat_ours: int = 200, repeat_sklearn: int = 7, seed: int = 0) -> dict:
+def bench_pairwise(n: int = 5000, rounds: int = 7, number_ours: int = 50, number_sklearn: int = 2,
+                   seed: int = 0) -> dict:
+    """Per-call times of both computations, measured in interleaved rounds (so that load on the
+    machine affects both alike). The ratio of the best rounds is the primary figure (the timeit
+    convention: the minimum is the run least disturbed by other processes); the ratio of the
+    median rounds is reported next to it."""
     from sklearn.metrics import mutual_info_score
 
     s = ScenarioSampler.from_registry("uniform", {"k": "0.2"})
@@ -59,14 +62,17 @@ def bench_pairwise(n: int = 5000, repeat_ours: int = 200, repeat_sklearn: int = 
         return [mutual_info_score(labels[i], labels[j]) for i, j in zip(iu, ju)]
 
     got, expected = ours()[0][iu, ju], np.array(baseline())
-    # interleave the two timings so that load on the machine affects both alike
     t_ours, t_base = [], []
-    for _ in range(3):
-        t_ours.append(_median_time(ours, repeat_ours // 3))
-        t_base.append(_median_time(baseline, max(1, repeat_sklearn // 3)))
-    to, tb = statistics.median(t_ours), statistics.median(t_base)
-    return {"pairs": int(iu.size), "n": n, "ours_s": to, "sklearn_s": tb, "ratio": tb / to,
-            "max_abs_diff": float(np.max(np.abs(got - expected)))}
+    for _ in range(rounds):
+        t_ours.append(_per_call(ours, number_ours))
+        t_base.append(_per_call(baseline, number_sklearn))
+    return {
+        "pairs": int(iu.size), "n": n,
+        "ours_s": min(t_ours), "sklearn_s": min(t_base), "ratio": min(t_base) / min(t_ours),
+        "ours_median_s": statistics.median(t_ours), "sklearn_median_s": statistics.median(t_base),
+        "ratio_median": statistics.median(t_base) / statistics.median(t_ours),
+        "max_abs_diff": float(np.max(np.abs(got - expected))),
+    }
 
 
 def bench_study(jobs: int, reps: int) -> dict:
@@ -94,9 +100,12 @@ def main(argv=None) -> int:
         return 0
     p = out["pairwise"]
     rows = [
-        ("45 pairwise MI, n=5000: vectorised", f"{p['ours_s'] * 1e3:.3f} ms", ""),
-        ("45 pairwise MI, n=5000: sklearn loop", f"{p['sklearn_s'] * 1e3:.3f} ms", ""),
-        ("  speed-up (goal >= 100x)", f"{p['ratio']:.0f}x", "ok" if p["ratio"] >= 100 else "BELOW GOAL"),
+        ("45 pairwise MI, n=5000: vectorised (best / median round)",
+         f"{p['ours_s'] * 1e3:.3f} / {p['ours_median_s'] * 1e3:.3f} ms", ""),
+        ("45 pairwise MI, n=5000: sklearn loop (best / median round)",
+         f"{p['sklearn_s'] * 1e3:.1f} / {p['sklearn_median_s'] * 1e3:.1f} ms", ""),
+        ("  speed-up, best rounds (goal >= 100x)", f"{p['ratio']:.0f}x", "ok" if p["ratio"] >= 100 else "BELOW GOAL"),
+        ("  speed-up, median rounds", f"{p['ratio_median']:.0f}x", ""),
         ("  max |difference| (goal <= 1e-12)", f"{p['max_abs_diff']:.2e}", "ok" if p["max_abs_diff"] <= 1e-12 else "ABOVE GOAL"),
     ]
     if "study" in out:

@@ -180,9 +180,13 @@ def entropy_from_counts(counts: np.ndarray, total, table: np.ndarray | None = No
     return np.where(total > 0, h, 0.0)
 
 
+@lru_cache(maxsize=16)
 def pair_indices(n_features: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs i < j in row-major order (45 for ten features)."""
-    return np.triu_indices(n_features, 1)
+    """The pairs i < j in row-major order (45 for ten features); cached, read-only."""
+    iu, ju = np.triu_indices(n_features, 1)
+    iu.flags.writeable = False
+    ju.flags.writeable = False
+    return iu, ju
 
 
 class BinnedBatch:
