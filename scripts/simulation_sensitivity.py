@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,6 @@ import numpy as np  # noqa: E402
 
 from orderings.methods import get_method  # noqa: E402
 from simulation.estimator import BinnedBatch  # noqa: E402
-from simulation.options import EstimatorOptions  # noqa: E402
 from simulation.report import frequency_comparison, paper_values, write_mean_table  # noqa: E402
 from simulation.sampler import ScenarioSampler  # noqa: E402
 from simulation.study import PAPER_ROWS, MethodRow, chunk_plan, chunk_rng, mean_estimates, run_study  # noqa: E402
