@@ -1,0 +1,388 @@
+"""The histogram estimator of Section 8: differential entropies by equal-width bins and the MIs
+built from them, vectorised across replications.
+
+Formulas (paper Section 8 and properties (d), (e) of Section 2):
+
+* m = ceil(sqrt(n)) bins; for a sample with bin counts c_1..c_m and bin width Delta,
+  ``h(V) = H_binned + ln(Delta)`` with ``H_binned = -sum_j (c_j/n) ln(c_j/n) = ln n - (sum_j c_j ln c_j)/n``;
+* bivariate: ``h(Vi, Vj) = H_binned(Vi, Vj) + ln(Delta_i Delta_j)``;
+* ``h(V | C) = sum_c (n_c/n) h(V | C = c)``;
+* ``MI(C, V) = h(V) - h(V | C)`` (property (e));
+* ``MI(Vi, Vj) = h(Vi) + h(Vj) - h(Vi, Vj)`` (property (d)).
+
+Where the paper is silent (grid of the bivariate histogram, binning of h(V | C), placement of the
+edges) the choice is an :class:`~simulation.options.EstimatorOptions` field.
+
+Arrays: a batch of samples ``x`` has shape ``(reps, F, n)``; the class ``c`` is bool ``(reps, n)``.
+Every histogram of a batch is counted by one :func:`numpy.bincount` over bin labels shifted by a
+per-histogram offset, so there is no Python loop over replications, features or pairs.
+
+``sum_j c_j ln c_j`` is read from a table of ``c ln c`` for c = 0..n (exact same float for a given
+count whatever the path), which also makes the estimator cheap.
+
+Examples
+--------
+>>> import numpy as np
+>>> rng = np.random.default_rng(1)
+>>> x = rng.uniform(-0.5, 0.5, (1, 2, 100_000))
+>>> est = BinnedBatch(x)
+>>> bool(abs(est.entropy()[0, 0]) < 0.01)    # h(Unif(-1/2, 1/2)) = 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import lru_cache
+
+import numpy as np
+
+from simulation.options import EstimatorOptions
+
+__all__ = [
+    "n_bins",
+    "n_bins_array",
+    "cube_root_bins",
+    "xlogx_table",
+    "grid",
+    "bin_labels",
+    "entropy_from_counts",
+    "BinnedBatch",
+    "pairwise_mi",
+    "pair_indices",
+]
+
+
+def n_bins(n: int) -> int:
+    """m = ceil(sqrt(n)), exactly (integer square root), the paper's number of bins (Section 8).
+
+    >>> [n_bins(n) for n in (2, 50, 100, 500, 1000, 5000)]
+    [2, 8, 10, 23, 32, 71]
+    """
+    r = math.isqrt(n)
+    return r if r * r == n else r + 1
+
+
+def cube_root_bins(n: int) -> int:
+    """ceil(n^(1/3)), exactly (the ``cube-root`` bivariate grid's bins per axis).
+
+    >>> [cube_root_bins(n) for n in (8, 9, 1000, 5000)]
+    [2, 3, 10, 18]
+    """
+    r = round(n ** (1 / 3))
+    while r**3 < n:
+        r += 1
+    while r > 1 and (r - 1) ** 3 >= n:
+        r -= 1
+    return r
+
+
+def n_bins_array(n: np.ndarray) -> np.ndarray:
+    """Element-wise ceil(sqrt(n)) for integer arrays (exact for n < 2**52).
+
+    >>> n_bins_array(np.array([0, 1, 2, 4, 5, 2500, 2501])).tolist()
+    [0, 1, 2, 2, 3, 50, 51]
+    """
+    n = np.asarray(n, dtype=np.int64)
+    r = np.floor(np.sqrt(n)).astype(np.int64)
+    r -= r * r > n
+    r += (r + 1) * (r + 1) <= n
+    return r + (r * r < n)
+
+
+@lru_cache(maxsize=32)
+def xlogx_table(n: int) -> np.ndarray:
+    """``c ln c`` for c = 0..n (0 ln 0 = 0), read-only."""
+    c = np.arange(n + 1, dtype=float)
+    t = np.zeros(n + 1)
+    t[1:] = c[1:] * np.log(c[1:])
+    t.flags.writeable = False
+    return t
+
+
+_WORKSPACE = threading.local()
+_WORKSPACE_MAX = 4_000_000  # elements; larger temporaries are not kept
+
+
+def _buffer(name: str, shape: tuple, dtype) -> np.ndarray:
+    """A per-thread scratch array reused across calls.
+
+    Large temporaries that are freed and allocated again on every call are returned to the
+    operating system and cost page faults on every touch, which at the study's chunk sizes costs
+    as much as the arithmetic. Only temporaries that die inside one function use this; each role
+    has its own ``name`` so that two live temporaries never share memory.
+    """
+    size = int(np.prod(shape, dtype=np.int64))
+    if size > _WORKSPACE_MAX:
+        return np.empty(shape, dtype=dtype)
+    store = getattr(_WORKSPACE, "arrays", None)
+    if store is None:
+        store = _WORKSPACE.arrays = {}
+    buf = store.get((name, np.dtype(dtype).str))
+    if buf is None or buf.size < size:
+        buf = store[(name, np.dtype(dtype).str)] = np.empty(size, dtype=dtype)
+    return buf[:size].reshape(shape)
+
+
+def grid(lo: np.ndarray, hi: np.ndarray, m, edges: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Equal-width grid of m bins for samples with minimum ``lo`` and maximum ``hi``.
+
+    Returns ``(start, scale, width)``: the label of a value v is ``floor((v - start) * scale)``
+    clipped to m - 1, and ``width`` is Delta. ``edges="range"``: [lo, hi] cut into m bins
+    (scale = m/(hi - lo)); ``edges="centred"``: width (hi - lo)/(m - 1), first centre at lo.
+    """
+    span = hi - lo
+    m = np.asarray(m, dtype=float)
+    if edges == "range":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return lo, m / span, span / m
+    width = span / (m - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return lo - width / 2, 1.0 / width, width
+
+
+def bin_labels(x: np.ndarray, start, scale, m) -> np.ndarray:
+    """Bin labels ``min(floor((x - start) * scale), m - 1)`` as ``intp``.
+
+    ``x - start >= 0``, so truncation is the floor.
+    """
+    t = np.subtract(x, start, out=_buffer("bin_t", np.broadcast_shapes(np.shape(x), np.shape(start)), float))
+    t *= scale
+    labels = t.astype(np.intp)
+    np.minimum(labels, np.asarray(m, dtype=np.intp) - 1, out=labels)
+    return labels
+
+
+def _count(labels: np.ndarray, n_cells: int) -> np.ndarray:
+    """Counts of every histogram of a batch: ``labels`` (..., n) in [0, n_cells) -> (..., n_cells)."""
+    batch = labels.shape[:-1]
+    n_hist = int(np.prod(batch, dtype=np.int64))
+    offsets = (np.arange(n_hist, dtype=np.intp) * n_cells).reshape(batch + (1,))
+    flat = np.add(labels, offsets, out=_buffer("count_index", labels.shape, np.intp))
+    return np.bincount(flat.ravel(), minlength=n_hist * n_cells).reshape(batch + (n_cells,))
+
+
+def entropy_from_counts(counts: np.ndarray, total, table: np.ndarray | None = None) -> np.ndarray:
+    """Plug-in entropy (nats) of histograms along the last axis: ``ln N - sum c ln c / N``.
+
+    ``total`` is N (scalar or array broadcasting against ``counts.shape[:-1]``); N = 0 gives 0.
+
+    >>> round(float(entropy_from_counts(np.array([5, 5]), 10)), 12)   # ln 2
+    0.69314718056
+    """
+    if table is None:
+        table = xlogx_table(int(counts.max(initial=0)))
+    s = np.take(table, counts, out=_buffer("xlogx_counts", counts.shape, float), mode="clip").sum(axis=-1)
+    total = np.asarray(total, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = np.log(total) - s / total
+    return np.where(total > 0, h, 0.0)
+
+
+@lru_cache(maxsize=16)
+def pair_indices(n_features: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs i < j in row-major order (45 for ten features); cached, read-only."""
+    iu, ju = np.triu_indices(n_features, 1)
+    iu.flags.writeable = False
+    ju.flags.writeable = False
+    return iu, ju
+
+
+class BinnedBatch:
+    """Histogram estimates for a batch of samples ``x`` of shape ``(reps, F, n)``.
+
+    The univariate grid (m = ceil(sqrt(n)) bins per feature and replication) is built once;
+    entropies, MIs with a class and MIs between features reuse it.
+
+    Parameters
+    ----------
+    x : ndarray (reps, F, n)
+    options : EstimatorOptions, optional
+    """
+
+    def __init__(self, x: np.ndarray, options: EstimatorOptions | None = None):
+        x = np.asarray(x, dtype=float)
+        if x.ndim != 3:
+            raise ValueError("x must have shape (reps, F, n)")
+        self.x = x
+        self.options = options or EstimatorOptions()
+        self.reps, self.F, self.n = x.shape
+        self.m = n_bins(self.n)
+        self.table = xlogx_table(self.n)
+        lo = x.min(axis=-1, keepdims=True)
+        hi = x.max(axis=-1, keepdims=True)
+        self._lo, self._hi = lo, hi
+        start, scale, width = grid(lo, hi, self.m, self.options.edges)
+        self.width = width[..., 0]  # (reps, F)
+        self.labels = bin_labels(x, start, scale, self.m)
+        self._h = None
+        self._coarse = None
+
+    # --- univariate -----------------------------------------------------------------------------
+    def entropy(self) -> np.ndarray:
+        """h(V_f) per replication and feature, shape (reps, F)."""
+        if self._h is None:
+            counts = _count(self.labels, self.m)
+            with np.errstate(divide="ignore"):
+                self._h = entropy_from_counts(counts, self.n, self.table) + np.log(self.width)
+        return self._h
+
+    # --- with the class -------------------------------------------------------------------------
+    def conditional_entropy(self, c: np.ndarray) -> np.ndarray:
+        """h(V_f | C) = sum_c (n_c/n) h(V_f | C=c), shape (reps, F); ``c`` bool (reps, n)."""
+        c = np.asarray(c, dtype=bool)
+        if c.shape != (self.reps, self.n):
+            raise ValueError("c must have shape (reps, n)")
+        n1 = c.sum(axis=-1)  # (reps,)
+        nc = np.stack([self.n - n1, n1], axis=-1)  # (reps, 2)
+        ci = c.astype(np.intp)[:, None, :]
+        mode = self.options.conditional
+        if mode == "shared":
+            coded = np.multiply(self.labels, 2, out=_buffer("cond_labels", self.labels.shape, np.intp))
+            coded += ci
+            counts = _count(coded, 2 * self.m).reshape(self.reps, self.F, self.m, 2)
+            hc = entropy_from_counts(np.swapaxes(counts, -1, -2), nc[:, None, :], self.table)
+            with np.errstate(divide="ignore"):
+                hc = hc + np.log(self.width)[..., None]
+        else:
+            hc = self._per_class_entropy(c, nc, ci, same_m=(mode == "per-class-m"))
+        w = nc / self.n  # (reps, 2)
+        return (w[:, None, :] * hc).sum(axis=-1)
+
+    def _per_class_entropy(self, c, nc, ci, same_m: bool) -> np.ndarray:
+        x = self.x
+        cm = c[:, None, :]
+        # class-wise extremes: +inf added to the other class's observations (min) or subtracted
+        # (max); faster than masked reductions
+        pen = [np.where(cm, np.inf, 0.0), np.where(cm, 0.0, np.inf)]  # hide class 1, hide class 0
+        tmp = _buffer("pc_tmp", x.shape, float)
+        lo = np.stack([np.add(x, p, out=tmp).min(axis=-1) for p in pen], -1)
+        hi = np.stack([np.subtract(x, p, out=tmp).max(axis=-1) for p in pen], -1)
+        # (reps, F, 2); a class with < 2 observations has no range: use the whole sample's edges
+        mc = np.full_like(nc, self.m) if same_m else n_bins_array(nc)  # (reps, 2)
+        mc3 = np.broadcast_to(mc[:, None, :], lo.shape)
+        degenerate = (nc < 2)[:, None, :] | ~(hi > lo)
+        lo = np.where(degenerate, self._lo, lo)
+        hi = np.where(degenerate, self._hi, hi)
+        mc3 = np.where(degenerate, self.m, mc3)
+        start, scale, width = grid(lo, hi, mc3, self.options.edges)
+        # Each observation reads its class's grid from a small table: g = (rep*F + f)*2 + class
+        # indexes the (reps, F, 2) parameters and g*(m+1) + label is its cell. Labels are < m_c
+        # except at the class maximum, which may land on m_c (<= m): the spare cell m of every
+        # histogram catches it and its count is moved to the last bin m_c - 1 afterwards, which
+        # is the same as clipping the label but needs no pass over the observations.
+        stride = self.m + 1
+        g = np.add(np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * 2, ci,
+                   out=_buffer("pc_g", x.shape, np.intp))
+        t = np.take(start.ravel(), g, out=_buffer("pc_tmp", x.shape, float), mode="clip")
+        np.subtract(x, t, out=t)
+        t *= np.take(scale.ravel(), g, out=_buffer("pc_tmp2", x.shape, float), mode="clip")
+        g *= stride
+        labels = _buffer("pc_labels", x.shape, np.intp)
+        np.copyto(labels, t, casting="unsafe")  # truncation = floor (t >= 0)
+        g += labels
+        counts = np.bincount(g.ravel(), minlength=self.reps * self.F * 2 * stride)
+        counts = counts.reshape(self.reps, self.F, 2, stride)
+        mc4 = mc3.astype(np.intp)[..., None]
+        spill = np.take_along_axis(counts, mc4, -1)
+        np.put_along_axis(counts, mc4 - 1, np.take_along_axis(counts, mc4 - 1, -1) + spill, -1)
+        np.put_along_axis(counts, mc4, 0, -1)
+        hc = entropy_from_counts(counts, nc[:, None, :], self.table)
+        with np.errstate(divide="ignore"):
+            return hc + np.log(width)
+
+    def mi_class(self, c: np.ndarray) -> np.ndarray:
+        """MI(C, V_f) = h(V_f) - h(V_f | C), shape (reps, F) (property (e))."""
+        return self.entropy() - self.conditional_entropy(c)
+
+    # --- between features -----------------------------------------------------------------------
+    def _joint_grid(self):
+        """(labels, bins per axis, axis widths, marginal entropies) for MI between features.
+
+        ``product``: the univariate grids and h(V); ``coarse``: ceil(sqrt(m)) bins per axis and
+        the marginal entropies of that same coarse grid; ``coarse-mixed``: the coarse grid for
+        h(Vi, Vj) but the m-bin h(Vi), h(Vj); ``cube-root``: as ``coarse`` with ceil(n^(1/3))
+        bins per axis.
+        """
+        if self.options.joint == "product":
+            return self.labels, self.m, self.width, self.entropy()
+        if self._coarse is None:
+            m2 = n_bins(self.m) if self.options.joint != "cube-root" else cube_root_bins(self.n)
+            start, scale, width = grid(self._lo, self._hi, m2, self.options.edges)
+            labels = bin_labels(self.x, start, scale, m2)
+            width = width[..., 0]
+            if self.options.joint in ("coarse", "cube-root"):
+                with np.errstate(divide="ignore"):
+                    h = entropy_from_counts(_count(labels, m2), self.n, self.table) + np.log(width)
+            else:
+                h = self.entropy()
+            self._coarse = (labels, m2, width, h)
+        return self._coarse
+
+    def mi_rows(self, first: np.ndarray) -> np.ndarray:
+        """MI(V_first[r], V_j) for every replication r and feature j, shape (reps, F).
+
+        The entry j = first[r] is the estimate of MI(V, V) (finite, it is never used by a
+        selection, where a feature is not a candidate against itself).
+        """
+        first = np.asarray(first, dtype=np.intp)
+        rows = np.arange(self.reps)
+        labels, m2, width, h = self._joint_grid()
+        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
+        joint += labels
+        counts = _count(joint, m2 * m2)
+        with np.errstate(divide="ignore"):
+            hij = entropy_from_counts(counts, self.n, self.table) + np.log(width[rows, first][:, None] * width)
+        return h[rows, first][:, None] + h - hij
+
+    def pairwise(self) -> np.ndarray:
+        """MI(V_i, V_j) for all pairs, symmetric (reps, F, F); the diagonal is NaN (never used)."""
+        labels, m2, width, h = self._joint_grid()
+        out = np.full((self.reps, self.F, self.F), np.nan)
+        iu, ju = pair_indices(self.F)
+        if iu.size == 0:
+            return out
+        s = _pair_xlogx(labels, m2, self.table)  # (reps, P)
+        with np.errstate(divide="ignore"):
+            hij = np.log(self.n) - s / self.n + np.log(width[:, iu] * width[:, ju])
+        mi = h[:, iu] + h[:, ju] - hij
+        out[:, iu, ju] = mi
+        out[:, ju, iu] = mi
+        return out
+
+
+def _pair_xlogx(labels: np.ndarray, m: int, table: np.ndarray) -> np.ndarray:
+    """sum c ln c of the joint histogram of every pair i < j, shape (reps, P).
+
+    One bincount for the whole batch. The offset of pair p = (i, j) is (reps_index * P + p) * m^2,
+    and p = a(i) + j with a(i) = i F - i(i+1)/2 - i - 1, so the offset splits into a part that
+    depends on i only and one on j only: the joint labels are one gather of each plus one add.
+    """
+    reps, F, n = labels.shape
+    iu, ju = pair_indices(F)
+    P, cells = iu.size, m * m
+    i = np.arange(F, dtype=np.intp)
+    a = i * F - i * (i + 1) // 2 - i - 1
+    row_off = (np.arange(reps, dtype=np.intp) * P * cells)[:, None, None]
+    left = labels * m + (a * cells)[None, :, None] + row_off
+    right = labels + (i * cells)[None, :, None]
+    joint = _buffer("joint", (reps, P, n), np.intp)
+    other = _buffer("joint2", (reps, P, n), np.intp)
+    np.take(left, iu, axis=1, out=joint, mode="clip")
+    np.take(right, ju, axis=1, out=other, mode="clip")
+    joint += other
+    counts = np.bincount(joint.ravel(), minlength=reps * P * cells)
+    xlogx = _buffer("xlogx", (reps * P * cells,), float)
+    np.take(table, counts, out=xlogx, mode="clip")  # counts <= n: clip never applies
+    return xlogx.reshape(reps, P, cells).sum(axis=-1)
+
+
+def pairwise_mi(x: np.ndarray, options: EstimatorOptions | None = None) -> np.ndarray:
+    """All pairwise MI(V_i, V_j) estimates of samples ``x`` (reps, F, n) -> (reps, F, F).
+
+    The diagonal is NaN. With ``options.joint == "product"`` the value of a pair is exactly the
+    discrete MI of the two bin-label sequences (``sklearn.metrics.mutual_info_score``) up to
+    rounding.
+    """
+    return BinnedBatch(x, options).pairwise()

@@ -1,0 +1,170 @@
+"""Data-driven greedy selection on float estimates, vectorised across replications.
+
+The objectives are the registered methods of :mod:`orderings.methods` (one definition for the
+exact and the float world, run here with :data:`orderings.arithmetic.FLOAT_OPS`); this module only
+supplies the values view and the greedy loop.
+
+Greedy rules (as :mod:`orderings.greedy`, Section 7 of the paper):
+
+1. the first feature maximises MI(C, V_i);
+2. then every remaining candidate's objective is evaluated and the largest wins;
+3. near-ties are decided by plain float comparison (``ties="exact"``, the default) or go to the
+   lower feature index (``ties="relative"``), see :mod:`simulation.options`;
+4. a NaN objective (0/0, 0*inf, inf-inf in floats) cannot be chosen; if every remaining
+   candidate is NaN the selection stops there for that replication (selected index -1).
+
+All candidates of all replications are evaluated by one call of the objective: the candidate
+handle is the int array ``(reps, F)`` (candidate j in column j) and a selected handle is an int
+array ``(reps, 1)``, so every value the view returns broadcasts to ``(reps, F)``.
+
+Examples
+--------
+>>> import numpy as np
+>>> h = np.zeros((1, 3)); mic = np.array([[0.5, 0.5, 0.1]])
+>>> mi = np.array([[[np.nan, 3.0, 0.0], [3.0, np.nan, 0.0], [0.0, 0.0, np.nan]]])
+>>> greedy(FloatValues(h, mic, mi), "mifs", beta=1.0, steps=2).tolist()
+[[0, 2]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from orderings.arithmetic import FLOAT_OPS
+from orderings.methods import Method, get_method
+from simulation.options import SelectionOptions
+
+__all__ = ["FloatValues", "greedy", "first_feature", "pick", "pair_hits"]
+
+
+class FloatValues:
+    """Float values view for :meth:`orderings.methods.Method.objective`.
+
+    Parameters
+    ----------
+    h, mi_c : arrays (reps, F)
+        Estimates of h(V_j) and MI(C, V_j) per replication.
+    mi : array (reps, F, F) or callable
+        Estimates of MI(V_j, V_l). Entries that were not computed are NaN; reading one is an
+        error (a selection never needs MI(V, V), and the two-step study only fills the rows of
+        the first selected feature).
+
+    Handles are int arrays whose first axis is the replication (or plain ints); results have the
+    broadcast shape of the handles.
+    """
+
+    def __init__(self, h: np.ndarray, mi_c: np.ndarray, mi: np.ndarray):
+        # + 0.0 turns -0.0 into +0.0: views must not return signed zeros (orderings.arithmetic)
+        self.h_ = np.asarray(h, dtype=float) + 0.0
+        self.mi_c_ = np.asarray(mi_c, dtype=float) + 0.0
+        self.mi_ = np.asarray(mi, dtype=float) + 0.0
+        self.reps, self.n_features = self.h_.shape
+        if self.mi_c_.shape != self.h_.shape or self.mi_.shape != self.h_.shape + (self.n_features,):
+            raise ValueError("h and mi_c must be (reps, F) and mi (reps, F, F)")
+        self._rows = np.arange(self.reps)
+
+    def _r(self, *handles):
+        nd = max(np.ndim(x) for x in handles)
+        return self._rows.reshape((self.reps,) + (1,) * max(nd - 1, 0)) if nd else self._rows
+
+    def h(self, i):
+        return self.h_[self._r(i), i]
+
+    def mi_c(self, i):
+        return self.mi_c_[self._r(i), i]
+
+    def mi(self, i, j):
+        out = self.mi_[self._r(i, j), i, j]
+        if np.isnan(out).any():
+            # a NaN estimate is never produced by the estimator for i != j: this is a read of an
+            # entry that was not computed, i.e. a programming error, not a data condition
+            same = np.broadcast_to(np.asarray(i) == np.asarray(j), out.shape)
+            if np.isnan(out[~same]).any():
+                raise RuntimeError("MI between features read where it was not computed")
+        return out
+
+
+def pick(values: np.ndarray, available: np.ndarray, options: SelectionOptions) -> np.ndarray:
+    """Index of the winning candidate per row of ``values`` (reps, F); -1 if none is choosable.
+
+    ``available`` masks the remaining candidates. NaN is never chosen. With
+    ``options.ties == "relative"`` every candidate within ``rtol * |best|`` of the best is tied
+    and the lowest index wins; with ``"exact"`` the first index attaining the float maximum wins.
+
+    >>> v = np.array([[1.0, 1.0 + 1e-15, 0.5], [np.nan, np.nan, 2.0]])
+    >>> ok = np.ones_like(v, dtype=bool)
+    >>> pick(v, ok, SelectionOptions("relative")).tolist(), pick(v, ok, SelectionOptions("exact")).tolist()
+    ([0, 2], [1, 2])
+    """
+    ok = available & ~np.isnan(values)
+    v = np.where(ok, values, -np.inf)
+    best = v.max(axis=-1, keepdims=True)
+    if options.ties == "exact":
+        winners = ok & (v == best)
+    else:
+        with np.errstate(invalid="ignore"):
+            # best = +-inf: only exact equals tie (inf - inf would be NaN)
+            tol = np.where(np.isfinite(best), options.rtol * np.abs(best), 0.0)
+            winners = ok & (v >= best - tol)
+    idx = np.argmax(winners, axis=-1)
+    return np.where(winners.any(axis=-1), idx, -1)
+
+
+def first_feature(mi_c: np.ndarray, options: SelectionOptions | None = None) -> np.ndarray:
+    """Rule 1: the argmax of MI(C, V_i) per replication (ties by ``options``)."""
+    options = options or SelectionOptions()
+    return pick(mi_c, np.ones(mi_c.shape, dtype=bool), options)
+
+
+def greedy(
+    view: FloatValues,
+    method: "str | Method",
+    beta: float | None = None,
+    steps: int | None = None,
+    options: SelectionOptions | None = None,
+    *,
+    reading: str | None = None,
+    zero_beta: str = "explicit",
+    first: np.ndarray | None = None,
+) -> np.ndarray:
+    """Forward selection for every replication at once: selected indices, shape (reps, steps).
+
+    ``steps`` defaults to all features. ``first`` may pass the precomputed first pick (it is the
+    same for every method). Once a replication has stopped (-1) its later entries are -1 too.
+    """
+    options = options or SelectionOptions()
+    method = get_method(method) if isinstance(method, str) else method
+    reps, F = view.reps, view.n_features
+    steps = F if steps is None else steps
+    out = np.full((reps, steps), -1, dtype=np.intp)
+    if steps == 0:
+        return out
+    out[:, 0] = first_feature(view.mi_c_, options) if first is None else first
+    available = np.ones((reps, F), dtype=bool)
+    rows = np.arange(reps)
+    alive = out[:, 0] >= 0
+    available[rows[alive], out[alive, 0]] = False
+    candidates = np.broadcast_to(np.arange(F), (reps, F))
+    for step in range(1, steps):
+        # a stopped replication keeps a valid dummy handle; its result is discarded below
+        selected = [np.where(out[:, s] >= 0, out[:, s], 0)[:, None] for s in range(step)]
+        values = np.broadcast_to(
+            method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading, zero_beta=zero_beta),
+            (reps, F),
+        )
+        choice = pick(values, available & alive[:, None], options)
+        alive &= choice >= 0
+        out[:, step] = np.where(alive, choice, -1)
+        available[rows[alive], choice[alive]] = False
+    return out
+
+
+def pair_hits(first_two: np.ndarray, pairs: np.ndarray, n_features: int) -> np.ndarray:
+    """Whether the first two selected features form one of the unordered ``pairs`` (P, 2)."""
+    table = np.zeros((n_features, n_features), dtype=bool)
+    table[pairs[:, 0], pairs[:, 1]] = True
+    table[pairs[:, 1], pairs[:, 0]] = True
+    a, b = first_two[:, 0], first_two[:, 1]
+    ok = (a >= 0) & (b >= 0)
+    return ok & table[np.where(ok, a, 0), np.where(ok, b, 0)]
+
