@@ -26,10 +26,11 @@ verify: $(STAMP)
 	$(VENV)/bin/fstheory verify --out reports
 
 reproduce-simulation: $(STAMP)
-	$(VENV)/bin/fstheory simulate-study --out reports/simulation
+	$(VENV)/bin/fstheory simulate-study --out reports/simulation --jobs 2
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py
+	$(PY) scripts/bench_simulation.py --jobs 2
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

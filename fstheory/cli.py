@@ -96,6 +96,78 @@ def _cmd_order(args) -> int:
     return 0
 
 
+def _progress_bar(label: str):
+    """A progress callback drawing one updating line on stderr (nothing when not a terminal)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def bar(done: int, total: int) -> None:
+        frac = done / total if total else 1.0
+        filled = int(30 * frac)
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {100 * frac:5.1f}%")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return bar
+
+
+def _estimator_options(items) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise ParameterError(f"--estimator expects NAME=VALUE (got {item!r})")
+        name, value = item.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _cmd_simulate(args) -> int:
+    from scenarios.scenario_file import load_scenario_file
+    from simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
+
+    scenarios = (args.scenario or []) + [load_scenario_file(f) for f in args.scenario_file]
+    out = simulate(
+        scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
+        sizes=parse_sizes(args.sizes), reps=args.reps, seed=args.seed, jobs=args.jobs,
+        scheduler=args.scheduler, estimator=_estimator_options(args.estimator), ties=args.ties,
+        progress=_progress_bar("simulate"),
+    )
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{'scenario':<9} {'k':>4} {'n':>5}  {'method':<8} {'beta':>4}  frequency (se)")
+    for r in out["rows"]:
+        beta = "" if r["beta"] is None else r["beta"]
+        print(f"{r['scenario']:<9} {r['k']:>4} {r['n']:>5}  {r['method']:<8} {beta:>4}  "
+              f"{r['frequency']:.4f} ({r['se']:.4f})")
+    return 0
+
+
+def _cmd_simulate_study(args) -> int:
+    from simulation.report import reproduce
+
+    s = reproduce(out=args.out, seed=args.seed, reps=args.reps, jobs=args.jobs,
+                  scheduler=args.scheduler, progress=_progress_bar("study"))
+    print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within Monte Carlo error; "
+          f"outputs in {s['out']}")
+    return 0
+
+
+def _int(name: str, low: int):
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or v < low:
+            raise argparse.ArgumentTypeError(
+                f"parameter '{name}' must be an integer >= {low} (got {text!r})")
+        return v
+
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fstheory", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -119,6 +191,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_order)
+
+    p = sub.add_parser("simulate", help="the Monte Carlo study of Section 8 (frequencies of "
+                                         "relevance-optimal first pairs)")
+    p.add_argument("--scenario", action="append", help="uniform, normal, ... (repeatable)")
+    p.add_argument("--scenario-file", action="append", default=[], metavar="FILE")
+    p.add_argument("--k", default="0.2,0.8", help="class weights, comma separated")
+    p.add_argument("--sizes", default="50,100,500,1000,5000", help="sample sizes, comma separated")
+    p.add_argument("--reps", type=_int("reps", 1), default=5000)
+    p.add_argument("--seed", type=_int("seed", 0), default=0)
+    p.add_argument("--jobs", type=_int("jobs", 1), default=1)
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a dask.distributed scheduler (joblib's dask backend)")
+    p.add_argument("--estimator", action="append", default=[], metavar="NAME=VALUE",
+                   help="estimator option, e.g. joint=product (see simulation/options.py)")
+    p.add_argument("--ties", default="exact", help="exact or tolerance (near-tie rule)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("simulate-study", help="the full study and its reports")
+    p.add_argument("--out", default="reports/simulation")
+    p.add_argument("--reps", type=_int("reps", 1), default=5000)
+    p.add_argument("--seed", type=_int("seed", 0), default=0)
+    p.add_argument("--jobs", type=_int("jobs", 1), default=1)
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS")
+    p.set_defaults(func=_cmd_simulate_study)
     return parser
 
 
