@@ -85,7 +85,7 @@ def test_mi_with_the_class_by_monte_carlo(k):
     c = x + k * y >= 0
     law = stats.laplace(scale=s)
     for idx, p1 in ((0, law.sf(-x / k)), (6, law.sf(-k * y))):
-        terms = np.where(c, np.log(2 * p1), np.log(2 * (1 - p1)))
+        terms = np.log(2 * np.where(c, p1, 1 - p1))
         est, se = terms.mean(), terms.std(ddof=1) / np.sqrt(n)
         assert abs(est - float(v.mi_class[idx].value)) < 5 * se
 
