@@ -6,6 +6,9 @@ from scenarios.declaration import ParameterError, Scenario
 
 _REGISTRY: dict[str, Scenario] = {}
 
+#: shipped scenario files (scenarios/<name>.toml) registered under their name
+SHIPPED_FILE_ONLY = ("laplace",)
+
 
 def register(scenario: Scenario) -> Scenario:
     if scenario.name in _REGISTRY:
@@ -33,6 +36,30 @@ def _load() -> None:
     if _REGISTRY:
         return
     from scenarios import normal, uniform
+    from scenarios.scenario_file import load_scenario_file as _load_file
+    from scenarios.scenario_file import shipped_scenario_path
 
     register(uniform.SCENARIO)
     register(normal.SCENARIO)
+    # Scenarios that exist only as shipped files (uniform.toml and normal.toml restate the
+    # built-in ones and are not registered again).
+    for name in SHIPPED_FILE_ONLY:
+        register(_load_file(shipped_scenario_path(name)))
+
+
+def load_scenario_file(path) -> Scenario:
+    """A scenario declared in a TOML file (see :mod:`scenarios.scenario_file` for the format).
+
+    Raises :class:`scenarios.scenario_file.ScenarioFileError` (a :class:`ParameterError`, CLI exit
+    code 2) with the file, line and what was expected.
+    """
+    from scenarios.scenario_file import load_scenario_file as _load_file
+
+    return _load_file(path)
+
+
+def resolve_scenario(name: str | None = None, file=None) -> Scenario:
+    """The scenario of ``--scenario NAME`` or ``--scenario-file FILE`` (exactly one given)."""
+    if (name is None) == (file is None):
+        raise ParameterError("give exactly one of --scenario NAME and --scenario-file FILE")
+    return get_scenario(name) if file is None else load_scenario_file(file)
