@@ -132,10 +132,9 @@ class IntegralNames:
         self._names: dict = {}
 
     def name(self, integral: sp.Expr) -> str:
-        key = sp.srepr(integral)
-        if key not in self._names:
-            self._names[key] = f"J_{len(self._names) + 1}"
-        return self._names[key]
+        if integral not in self._names:  # sympy expressions hash structurally
+            self._names[integral] = f"J_{len(self._names) + 1}"
+        return self._names[integral]
 
 
 def _tidy_with_integrals(expr: sp.Expr, scenario: Scenario, names: IntegralNames):
@@ -147,7 +146,7 @@ def _tidy_with_integrals(expr: sp.Expr, scenario: Scenario, names: IntegralNames
     integral = sp.Add(*parts)
     label = names.name(integral)
     sym = sp.Symbol(label)
-    notes = ((label, _tex(integral), sp.sstr(integral)),)
+    notes = ((label, _tex(integral), _plain(integral)),)
     return rest + sym, notes
 
 
@@ -155,6 +154,12 @@ def _tex(expr) -> str:
     from reports.render import tex
 
     return tex(expr)
+
+
+def _plain(expr) -> str:
+    from reports.render import plain
+
+    return plain(expr)
 
 
 def show(d, scenario: Scenario, names: IntegralNames | None = None) -> Shown:

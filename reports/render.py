@@ -64,13 +64,18 @@ def fixed(x: ExtendedReal, decimals: int = 4) -> str:
 def tex(expr) -> str:
     """LaTeX of a sympy expression (ln notation); |x| written with \\lvert/\\rvert so that no bare
     '|' reaches a Markdown table."""
-    out = sp.latex(sp.sympify(expr), ln_notation=True)
+    expr = sp.sympify(expr)
+    # sympy orders the terms of a sum by evaluating them numerically; for unevaluated integrals
+    # that means quadrature inside the printer, so such sums are printed in their stored order
+    order = "none" if expr.has(sp.Integral) else None
+    out = sp.latex(expr, ln_notation=True, order=order)
     return out.replace(r"\left|", r"\left\lvert ").replace(r"\right|", r"\right\rvert ")
 
 
 def plain(expr) -> str:
     """A one-line plain-text form of a sympy expression (sympy's ``sstr``)."""
-    return sp.sstr(sp.sympify(expr))
+    expr = sp.sympify(expr)
+    return sp.sstr(expr, order="none" if expr.has(sp.Integral) else None)
 
 
 def md_cell(text: str) -> str:
