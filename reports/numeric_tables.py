@@ -94,10 +94,13 @@ def numeric_latex(table: dict) -> str:
         f"    Feature & {col_cells} \\\\",
         r"    \midrule",
     ]
-    n = len(blocks[0]["rows"]) if blocks else 0
+    n = max((len(b["rows"]) for b in blocks), default=0)
     for i in range(n):
         cells = []
         for b in blocks:
+            if i >= len(b["rows"]):  # scenarios with fewer features: empty cells
+                cells += [""] * per
+                continue
             r = b["rows"][i]
             dist = "-" if r["dist"]["latex"] == "-" else f"${r['dist']['latex']}$"
             cells += [dist, f"${r['h_4']}$"] + [f"${r['mi_class_4'][k]}$" for k in ks]

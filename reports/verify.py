@@ -138,6 +138,7 @@ class VerificationResult:
     rows: list
     errata: dict
     digits: int
+    tables: object = None  # the PaperTables compared against
     undocumented: list = field(default_factory=list)  # Verdict
     misclassified: list = field(default_factory=list)  # (Verdict, ErrataEntry)
     stale: list = field(default_factory=list)  # (cell id, ErrataEntry, why)
@@ -644,7 +645,7 @@ def verify(digits: int = 30, errata_path=None, data_path=None) -> VerificationRe
     expected = len(tables.cells()) + sum(len(r.printed) for r in tables.orderings)
     if len(verdicts) != expected:  # every printed cell gets exactly one verdict
         raise AssertionError(f"{len(verdicts)} verdicts for {expected} printed cells")
-    result = VerificationResult(verdicts, rows, errata, digits)
+    result = VerificationResult(verdicts, rows, errata, digits, tables)
     _check_documented(result)
     return result
 
@@ -668,7 +669,8 @@ def _code(text: str) -> str:
 
 
 def render(result: VerificationResult) -> str:
-    tables = paper_data.load()
+    """verification.md: the summary, every disagreement, then every cell table by table."""
+    tables = result.tables or paper_data.load()
     c = result.counts()
     lines = [
         "# Verification of the paper's printed tables",
@@ -750,12 +752,12 @@ def render(result: VerificationResult) -> str:
     return "\n".join(lines)
 
 
-def main(out=None, digits: int = 30, errata_path=None) -> int:
+def main(out=None, digits: int = 30, errata_path=None, data_path=None) -> int:
     """What ``fstheory verify --out DIR`` runs: verify, write DIR/verification.md, print the
     summary line; return the exit code (0 all disagreements documented, 1 otherwise)."""
     from reports.tables import DEFAULT_OUT
 
-    result = verify(digits, errata_path)
+    result = verify(digits, errata_path, data_path)
     out_dir = Path(out) if out is not None else DEFAULT_OUT
     write_text(out_dir / "verification.md", render(result))
     print(result.summary_line())
