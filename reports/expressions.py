@@ -54,7 +54,7 @@ class Shown:
     plain: str  # one line, for Markdown code/CSV
     latex: str  # math-mode LaTeX (without $)
     reason: str
-    notes: tuple = field(default=())  # (name, latex, plain) of integrals named in the cell
+    notes: tuple = field(default=())  # (name, latex, plain, display latex) of named integrals
     expr: object = None  # the sympy expression shown (after tidying), or None
 
 
@@ -146,8 +146,19 @@ def _tidy_with_integrals(expr: sp.Expr, scenario: Scenario, names: IntegralNames
     integral = sp.Add(*parts)
     label = names.name(integral)
     sym = sp.Symbol(label)
-    notes = ((label, _tex(integral), _plain(integral)),)
+    notes = ((label, _tex(integral), _plain(integral), _display(label, integral)),)
     return rest + sym, notes
+
+
+def _display(name: str, expr: sp.Expr) -> str:
+    """``name = c (I_1 + I_2 + ...)`` as an ``aligned`` block, one integral per line (the
+    one-line form overflows any page)."""
+    coeff, body = expr.as_independent(sp.Integral, as_Add=False)
+    terms = body.args if isinstance(body, sp.Add) else (body,)
+    head = "" if coeff == 1 else _tex(coeff)
+    lines = [rf"{name} = {{}}& {head}\Big({_tex(terms[0])}"]
+    lines += [rf"&+ {_tex(t)}" for t in terms[1:]]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\Big)\end{aligned}"
 
 
 def _tex(expr) -> str:

@@ -61,8 +61,9 @@ def general_table(scenario: Scenario) -> dict:
         h = show(der.entropy[i], scenario, names)
         m = show(der.mi_class[i], scenario, names)
         for s in (h, m):
-            for name, latex, plain_text in s.notes:
-                notes[name] = {"name": name, "latex": latex, "plain": plain_text}
+            for name, latex, plain_text, display in s.notes:
+                notes[name] = {"name": name, "latex": latex, "plain": plain_text,
+                               "latex_display": display}
         lp, lt = law_text(law_of(f.expr, laws))
         feats.append({
             "index": i + 1,
@@ -117,7 +118,7 @@ def general_markdown(table: dict) -> str:
     if any(f["mi_class"]["kind"] == "skew-normal" for f in table["features"]):
         lines += ["", f"Note: {SN_NOTE}"]
     for note in table["integrals"]:
-        lines += ["", f"${note['name']}$ = ${note['latex']}$"]
+        lines += ["", f"$${note['latex_display']}$$"]
     return "\n".join(lines)
 
 
@@ -146,7 +147,7 @@ def general_latex(table: dict) -> str:
     if any(f["mi_class"]["kind"] == "skew-normal" for f in table["features"]):
         lines.append(r"  $A\sim\mathrm{SN}(0,1,\lambda)$: skew-normal law (Azzalini 1985).\\")
     for note in table["integrals"]:
-        lines.append(f"  ${note['name']} = {note['latex']}$\\\\")
+        lines.append(f"  \\[{note['latex_display']}\\]")
     lines.append(r"\end{table*}")
     return "\n".join(lines)
 

@@ -40,8 +40,9 @@ def mi_table(scenario: Scenario, params: dict, digits: int) -> dict:
     for i in range(n):
         for j in range(i + 1):
             s = show(der.mi_features[i][j], scenario, names)
-            for name, latex, plain_text in s.notes:
-                notes[name] = {"name": name, "latex": latex, "plain": plain_text}
+            for name, latex, plain_text, display in s.notes:
+                notes[name] = {"name": name, "latex": latex, "plain": plain_text,
+                               "latex_display": display}
             cells.append({
                 "i": i + 1, "j": j + 1,
                 "label_i": scenario.features[i].label, "label_j": scenario.features[j].label,
@@ -113,7 +114,7 @@ def mi_markdown(table: dict) -> str:
         if len(c["latex"]) > LONG:
             lines += ["", f"(V{c['i']}, V{c['j']}) = ${c['latex']}$"]
     for note in table["integrals"]:
-        lines += ["", f"${note['name']}$ = ${note['latex']}$"]
+        lines += ["", f"$${note['latex_display']}$$"]
     return "\n".join(lines)
 
 
@@ -142,7 +143,7 @@ def mi_latex(table: dict) -> str:
         if len(c["latex"]) > LONG:
             lines.append(f"  $(V_{{{c['i']}}}, V_{{{c['j']}}})$: ${c['latex']}$\\\\")
     for note in table["integrals"]:
-        lines.append(f"  ${note['name']} = {note['latex']}$\\\\")
+        lines.append(f"  \\[{note['latex_display']}\\]")
     lines.append(r"\end{table*}")
     return "\n".join(lines)
 
