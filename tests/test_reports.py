@@ -298,3 +298,20 @@ def test_printed_forms_are_parsed_not_evaluated(tmp_path):
 
     with pytest.raises(FormError, match="unknown name '__import__'"):
         parse("__import__('os').system('true')", get_scenario("uniform"))
+
+
+def test_errata_t1_square_entropy_turns_negative_before_one_over_2_pi_e():
+    """errata.md T1: h(Y^2) = (1 + ln pi - gamma)/2 + ln sigma^2 < 0 for sigma^2 < 0.45669, while
+    the paper names 1/(2 pi e) = 0.0585 as the threshold for negative entropies."""
+    from reports.compute import values_at
+    from scenarios.registry import get_scenario
+
+    s = get_scenario("normal")
+    below = values_at(s, {"k": "0.2", "sigma": "0.67"}, 15)  # sigma^2 = 0.4489
+    above = values_at(s, {"k": "0.2", "sigma": "0.68"}, 15)  # sigma^2 = 0.4624
+    assert below.entropy[2].value < 0 < above.entropy[2].value
+    assert below.entropy[0].value > 0  # h(X) = ln(2 pi e sigma^2)/2 still positive
+    assert below.entropy[2].text(5) == "-0.017198"
+    with mpmath.workdps(20):
+        threshold = mpmath.exp(-(1 + mpmath.log(mpmath.pi) - mpmath.euler) / 2)
+        assert abs(threshold - mpmath.mpf("0.456687")) < 1e-6
