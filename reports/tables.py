@@ -1,0 +1,208 @@
+"""Regenerate every theoretical table of the paper from the engine: ``fstheory tables``.
+
+Under an output directory (default ``reports/``), for the chosen scenarios (default: the paper's
+two, ``uniform`` and ``normal``; any registered scenario can be added, e.g. ``laplace``):
+
+* ``objective_table.{md,tex,csv,json}`` -- the methods' objectives from the method registry;
+* ``general_<scenario>.{md,tex,csv,json}`` -- h(V) and MI(C_k, V) for general parameters;
+* ``mi_features_<scenario>.{md,tex,csv,json}`` -- MI(V_i, V_j), symbolic and at the defaults;
+* ``numeric_table.{md,tex,csv,json}`` -- h and MI(C_k, .) at the defaults, k = 0.2, 0.8;
+* ``orderings_<scenario>.{md,tex,csv,json}`` -- every (method, beta) row, k = 0.2, 0.8;
+* ``README.md`` -- the index: files, parameters, digits.
+
+Output is deterministic: the same engine gives byte-identical files (no timestamps, fixed
+ordering and number formatting). ``verification.md`` is written by :mod:`reports.verify`;
+``errata.md`` is written by hand.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> from scenarios.registry import get_scenario
+>>> with tempfile.TemporaryDirectory() as d:
+...     files = generate(d, digits=12, scenarios=["uniform"])
+...     sorted(p.name for p in files)[:3]
+['README.md', 'general_uniform.csv', 'general_uniform.json']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orderings.methods import METHODS
+from orderings.objective_table import latex_table, markdown_table
+from reports import general_tables as gt
+from reports import mi_tables as mt
+from reports import numeric_tables as nt
+from reports import ordering_tables as ot
+from reports.compute import K_VALUES
+from reports.render import csv_text, json_text, write_text
+from scenarios.declaration import Scenario
+from scenarios.registry import get_scenario
+
+__all__ = ["PAPER_SCENARIOS", "DEFAULT_OUT", "generate", "resolve_scenarios", "main"]
+
+#: the scenarios the paper prints (its tables are compared by reports.verify)
+PAPER_SCENARIOS = ("uniform", "normal")
+#: the default output directory: this package's own directory (reports/ in the repository)
+DEFAULT_OUT = Path(__file__).parent
+
+
+def resolve_scenarios(scenarios=None) -> list[Scenario]:
+    """Scenario objects from names (registry) or objects; default: the paper's two."""
+    out = []
+    for s in scenarios or PAPER_SCENARIOS:
+        out.append(s if isinstance(s, Scenario) else get_scenario(s))
+    names = [s.name for s in out]
+    if len(set(names)) != len(names):
+        raise ValueError(f"scenario listed twice: {', '.join(names)}")
+    return out
+
+
+def _objective_files(out: Path) -> list[Path]:
+    rows = []
+    for m in METHODS.values():
+        for reading in ("table", "text"):
+            if reading == "text" and not m.readings_differ:
+                continue
+            r = m.readings[reading]
+            rows.append({"method": m.key, "display": m.display, "citation": m.citation,
+                         "has_beta": m.has_beta, "reading": reading,
+                         "default": reading == m.default_reading or not m.readings_differ,
+                         "source": r.source, "plain": r.plain, "latex": r.latex})
+    md = ("# Objective functions (from the method registry)\n\n"
+          "Each method selects the candidate V_i in F maximising the expression "
+          "(`orderings/methods.py`); where the paper's table and text write a method differently, "
+          "both readings are listed and the default is marked (see `docs/orderings.md`).\n\n"
+          + markdown_table())
+    csv_rows = [[r["method"], r["display"], r["reading"], "yes" if r["default"] else "no",
+                 r["source"], r["plain"], r["latex"]] for r in rows]
+    return [
+        write_text(out / "objective_table.md", md),
+        write_text(out / "objective_table.tex", "% requires \\usepackage{booktabs,amsmath}\n"
+                   + latex_table()),
+        write_text(out / "objective_table.csv", csv_text(
+            ["method", "display", "reading", "default", "source", "objective", "latex"], csv_rows)),
+        write_text(out / "objective_table.json", json_text(rows)),
+    ]
+
+
+def _four(out: Path, stem: str, md: str, tex: str, csv: str, js: str) -> list[Path]:
+    return [write_text(out / f"{stem}.md", md), write_text(out / f"{stem}.tex", tex),
+            write_text(out / f"{stem}.csv", csv), write_text(out / f"{stem}.json", js)]
+
+
+def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
+    lines = [
+        "# Reproduced tables",
+        "",
+        "Every theoretical table of Pascoal et al., *Theoretical Evaluation of Feature Selection "
+        "Methods based on Mutual Information*, regenerated from the engine (nothing transcribed), "
+        "each as Markdown (to read), LaTeX (booktabs, to paste; needs `booktabs` and `amsmath`) "
+        "and CSV/JSON (for other tools).",
+        "",
+        "Regenerate: `make reproduce-tables` (or `fstheory tables --out reports --digits "
+        f"{digits}` then `fstheory verify --out reports`).",
+        "",
+        "## Parameters and precision",
+        "",
+        f"- Values computed to {digits} significant digits (`--digits`); Markdown and LaTeX "
+        "numeric tables show 4 decimals as the paper does, CSV/JSON the full digits.",
+        f"- Class weights k = {', '.join(ks)} (C_k = 1{{X + kY >= 0}}).",
+    ]
+    for s in scenarios:
+        params = ", ".join(f"{p.name}={p.default}" for p in s.parameters if p.default is not None)
+        lines.append(f"- `{s.name}` -- {s.title}: {params}.")
+    lines += [
+        "- Orderings: each method's default reading (`docs/orderings.md`), beta = 0 evaluated as "
+        "written (0 * inf is indeterminate), ties to the lower feature index.",
+        "",
+        "## Files",
+        "",
+        "| Table | Markdown | LaTeX | CSV | JSON |",
+        "|---|---|---|---|---|",
+    ]
+
+    def row(title, stem):
+        return (f"| {title} | [{stem}.md]({stem}.md) | [{stem}.tex]({stem}.tex) | "
+                f"[{stem}.csv]({stem}.csv) | [{stem}.json]({stem}.json) |")
+
+    lines.append(row("Objective functions (Section 4)", "objective_table"))
+    for s in scenarios:
+        short = s.title.split(":")[0]
+        lines.append(row(f"General expressions, {short}", f"general_{s.name}"))
+    for s in scenarios:
+        short = s.title.split(":")[0]
+        lines.append(row(f"MI between features, {short}", f"mi_features_{s.name}"))
+    lines.append(row("Entropy and MI with the class (numeric)", "numeric_table"))
+    for s in scenarios:
+        short = s.title.split(":")[0]
+        lines.append(row(f"Feature selection ordering, {short}", f"orderings_{s.name}"))
+    lines += [
+        "",
+        "## Comparison with the paper",
+        "",
+        "- [verification.md](verification.md): every printed cell of the paper's numeric, MI, "
+        "general-expression and ordering tables (transcribed once in "
+        "[data/paper_tables.json](data/paper_tables.json)) next to the reproduced value, classified "
+        "as match, rounding slip, erratum, label typo or ordering disagreement "
+        "(`fstheory verify`).",
+        "- [errata.md](errata.md): each disagreement with the paper, its exact value and a short "
+        "derivation.",
+        "",
+        "The comparison applies to the paper's scenarios (`uniform` = Scenario I, `normal` = "
+        "Scenario II) only.",
+    ]
+    return write_text(out / "README.md", "\n".join(lines))
+
+
+def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES) -> list[Path]:
+    """Write every table under ``out`` (default: :data:`DEFAULT_OUT`); return the files written.
+
+    Parameters
+    ----------
+    out : path, optional
+        Output directory (created if missing).
+    digits : int
+        Significant digits of the values (1-100).
+    scenarios : list of names or Scenario objects, optional
+        Default :data:`PAPER_SCENARIOS`.
+    """
+    if not isinstance(digits, int) or not 1 <= digits <= 100:
+        raise ValueError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
+    out = Path(out) if out is not None else DEFAULT_OUT
+    chosen = resolve_scenarios(scenarios)
+    files = _objective_files(out)
+    for s in chosen:
+        t = gt.general_table(s)
+        files += _four(out, f"general_{s.name}", gt.general_markdown(t), gt.general_latex(t),
+                       gt.general_csv(t), gt.general_json(t))
+    for s in chosen:
+        t = mt.mi_table(s, {"k": ks[0]}, digits)
+        files += _four(out, f"mi_features_{s.name}", mt.mi_markdown(t), mt.mi_latex(t),
+                       mt.mi_csv(t), mt.mi_json(t))
+    t = nt.numeric_table(chosen, digits, ks)
+    files += _four(out, "numeric_table", nt.numeric_markdown(t), nt.numeric_latex(t),
+                   nt.numeric_csv(t), nt.numeric_json(t))
+    for s in chosen:
+        t = ot.ordering_table(s, digits, ks)
+        files += _four(out, f"orderings_{s.name}", ot.ordering_markdown(t), ot.ordering_latex(t),
+                       ot.ordering_csv(t), ot.ordering_json(t))
+    files.append(_readme(out, chosen, digits, ks))
+    return files
+
+
+def main(out=None, digits: int = 30, scenarios=None) -> int:
+    """What ``fstheory tables`` runs: generate, print one line per file group; exit code 0."""
+    files = generate(out, digits, scenarios)
+    out_dir = Path(out) if out is not None else DEFAULT_OUT
+    print(f"fstheory tables: wrote {len(files)} files under {out_dir} ({digits} digits; "
+          f"scenarios {', '.join(s.name for s in resolve_scenarios(scenarios))})")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - convenience
+    import sys
+
+    sys.exit(main(*(sys.argv[1:2] or [None])))
+
+
