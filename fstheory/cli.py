@@ -96,6 +96,18 @@ def _cmd_order(args) -> int:
     return 0
 
 
+def _cmd_tables(args) -> int:
+    from reports.tables import main as tables_main
+
+    return tables_main(args.out, _digits(args.digits), args.scenario or None)
+
+
+def _cmd_verify(args) -> int:
+    from reports.verify import main as verify_main
+
+    return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
+
+
 def _progress_bar(label: str):
     """A progress callback drawing one updating line on stderr (nothing when not a terminal)."""
     if not sys.stderr.isatty():
@@ -191,6 +203,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_order)
+
+    p = sub.add_parser("tables", help="regenerate the theoretical tables (Markdown, LaTeX, CSV, JSON)")
+    p.add_argument("--out", default="reports", help="output directory (default: reports)")
+    p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
+    p.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                   help="scenario to include, repeatable (default: every registered scenario)")
+    p.set_defaults(func=_cmd_tables)
+
+    p = sub.add_parser("verify", help="check every printed cell of the paper against the engine")
+    p.add_argument("--out", default="reports", help="where verification.md is written")
+    p.add_argument("--digits", default="30", help="working digits (default 30)")
+    p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("simulate", help="the Monte Carlo study of Section 8 (frequencies of "
                                          "relevance-optimal first pairs)")

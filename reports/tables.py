@@ -1,7 +1,7 @@
 """Regenerate every theoretical table of the paper from the engine: ``fstheory tables``.
 
-Under an output directory (default ``reports/``), for the chosen scenarios (default: the paper's
-two, ``uniform`` and ``normal``; any registered scenario can be added, e.g. ``laplace``):
+Under an output directory (default ``reports/``), for the chosen scenarios (default: every
+registered one: the paper's ``uniform`` and ``normal``, then Scenario III ``laplace``):
 
 * ``objective_table.{md,tex,csv,json}`` -- the methods' objectives from the method registry;
 * ``general_<scenario>.{md,tex,csv,json}`` -- h(V) and MI(C_k, V) for general parameters;
@@ -48,9 +48,12 @@ DEFAULT_OUT = Path(__file__).parent
 
 
 def resolve_scenarios(scenarios=None) -> list[Scenario]:
-    """Scenario objects from names (registry) or objects; default: the paper's two."""
+    """Scenario objects from names (registry) or objects; default: every registered scenario
+    (the paper's two, then Scenario III and any other registered one)."""
+    from scenarios.registry import scenario_names
+
     out = []
-    for s in scenarios or PAPER_SCENARIOS:
+    for s in scenarios or scenario_names():
         out.append(s if isinstance(s, Scenario) else get_scenario(s))
     names = [s.name for s in out]
     if len(set(names)) != len(names):

@@ -238,17 +238,25 @@ def _slow_pair(e1, e2, laws) -> bool:
     return False
 
 
-def _reference(scenario: str, i: int, j: int):
-    """A stored second-route value of MI(V_i, V_j) (0-based): REFERENCE_PATH[scenario]['mi']
-    ['V<a>,V<b>'] with a < b, 1-based; None when absent."""
+def _reference(bound, i: int, j: int):
+    """A stored second-route value of MI(V_i, V_j) (0-based) at the parameters of ``bound``:
+    the case of REFERENCE_PATH (written by scripts/make_references.py) whose scenario and bound
+    parameters are those of ``bound``, entry 'mi_features'['a,b'] (1-based, a < b); None when
+    absent."""
     if not REFERENCE_PATH.exists():
         return None
-    try:
-        data = json.loads(REFERENCE_PATH.read_text())
-        a, b = sorted((i + 1, j + 1))
-        return data[scenario]["mi"][f"V{a},V{b}"]
-    except (KeyError, TypeError, ValueError):
-        return None
+    from scenarios.registry import get_scenario
+
+    data = json.loads(REFERENCE_PATH.read_text())
+    a, b = sorted((i + 1, j + 1))
+    for case in data.get("cases", []):
+        if case["scenario"] != bound.scenario.name:
+            continue
+        if get_scenario(case["scenario"]).bind(**case["params"]).params != bound.params:
+            continue
+        entry = case["mi_features"].get(f"{a},{b}")
+        return None if entry is None else entry["value"]
+    return None
 
 
 def second_route(bound, quantity: str, i: int, j: int | None, exact: ExtendedReal,
@@ -259,7 +267,7 @@ def second_route(bound, quantity: str, i: int, j: int | None, exact: ExtendedRea
     exprs = bound.feature_exprs()
     laws = bound.laws()
     if quantity == "mi" and _slow_pair(exprs[i], exprs[j], laws):
-        ref = _reference(bound.scenario.name, i, j)
+        ref = _reference(bound, i, j)
         if ref is None:
             return ("second route: pending (slow numerical case; no stored reference in "
                     "tests/data/second_route_reference.json)")

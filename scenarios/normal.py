@@ -1,7 +1,9 @@
 """Scenario II (paper Sections 5-6): X, Y, Z, W i.i.d. N(0, sigma^2), sigma = 1 in the paper.
 
-Parameters: sigma > 0 (sigma^2 < 1/(2 pi e) gives negative entropies, Section 7), a != 0, b, d,
-k in [0, 1].
+Parameters: sigma > 0, a != 0, b, d, k in [0, 1]. Small sigma gives negative entropies: h(X) < 0
+for sigma^2 < 1/(2 pi e) (Section 7), but h(X^2) = (1 + ln pi - gamma)/2 + 2 ln sigma is negative
+already for sigma^2 < exp(-(1 + ln pi - gamma)/2) = 0.4567..., which the paper's text overlooks
+(reports/errata.md, T1).
 
 No closed form is typed here: entropies, MIs between features and MIs with the class are all
 derived from the normal law by :mod:`theory.law_algebra` (the last as skew-normal expectations,
