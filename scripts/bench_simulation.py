@@ -100,7 +100,7 @@ def main(argv=None) -> int:
         return 0
     p = out["pairwise"]
     rows = [
-        ("45 pairwise MI, n=5000: vectorised (best / median round)",
+        ("45 pairwise MI, n=5000: compiled kernel (best / median round)",
          f"{p['ours_s'] * 1e3:.3f} / {p['ours_median_s'] * 1e3:.3f} ms", ""),
         ("45 pairwise MI, n=5000: sklearn loop (best / median round)",
          f"{p['sklearn_s'] * 1e3:.1f} / {p['sklearn_median_s'] * 1e3:.1f} ms", ""),
