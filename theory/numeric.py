@@ -200,7 +200,6 @@ class _Linear:
         for p in (self.b1.lo, self.b1.hi):
             for q in (self.b2.lo, self.b2.hi):
                 ends.append(self.c1 * p + self.c2 * q + self.e)
-        ends = [mpmath.mpf(0) * 0 + e if mpmath.isfinite(e) else e for e in ends]
         finite = [e for e in ends if mpmath.isfinite(e)]
         lo = -mpmath.inf if any(e == -mpmath.inf for e in ends) or not finite else min(finite)
         hi = mpmath.inf if any(e == mpmath.inf for e in ends) or not finite else max(finite)
