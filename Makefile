@@ -30,7 +30,6 @@ reproduce-simulation: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py
-	$(PY) scripts/bench_simulation.py --jobs 2
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

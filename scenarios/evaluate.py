@@ -3,7 +3,8 @@
 Closed forms (:mod:`scenarios.derive`) are evaluated exactly where possible (sympy, with
 one-sided limits at the ends of a parameter's range) and then numerically with mpmath at
 ``digits + GUARD_DIGITS`` significant digits; quantities with no closed form go to the numerical
-route (:mod:`theory.numeric`). Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the
+route (:mod:`theory.numeric`); a quantity outside that route's reach is reported as "not
+computed" (:data:`theory.extended.Form.NOT_COMPUTED`), never guessed. Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the
 extended-real arithmetic of the orderings can say which term made an objective indeterminate.
 
 Examples
@@ -24,7 +25,7 @@ import sympy as sp
 from scenarios.declaration import BoundScenario
 from scenarios.derive import Derivation, derive
 from theory import numeric
-from theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
+from theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from theory.values import ScenarioValues
 
@@ -60,7 +61,11 @@ def _value(d: Derivation, bound, dirs, numeric_fn) -> tuple[ExtendedReal, str]:
         return (POS_INF if d.expr == sp.oo else xr(0)), d.reason
     if d.kind == "closed":
         return _closed_value(d, bound, dirs)
-    result = numeric_fn()
+    try:
+        result = numeric_fn()
+    except numeric.NumericUnsupported as exc:
+        why = f"the numerical route cannot compute it reliably ({exc})"
+        return ExtendedReal.indeterminate(Form.NOT_COMPUTED, why), f"not computed: {why}"
     return result.as_extended(), f"{d.reason} ({result.describe()})"
 
 

@@ -164,3 +164,23 @@ def test_unknown_scenario():
 def test_digits_out_of_range():
     with pytest.raises(ValueError, match="digits"):
         evaluate(get_scenario("uniform").bind(k="0.2"), 0)
+
+
+def test_quantities_out_of_reach_are_reported_not_guessed():
+    """A product of two base variables is outside the numerical route: its entropy and its MI
+    with X are 'not computed' (and cannot be chosen by an ordering), the rest is computed."""
+    from pathlib import Path
+
+    from orderings.greedy import select
+    from scenarios.scenario_file import load_scenario_file
+    from theory.extended import Form
+
+    s = load_scenario_file(Path(__file__).parent / "data" / "product_feature.toml")
+    v = evaluate(s.bind(k="0.3"), 15)
+    assert v.entropy[1].form is Form.NOT_COMPUTED and "not linear" in v.entropy[1].cause
+    assert v.mi(0, 1).form is Form.NOT_COMPUTED
+    assert v.mi_class[1].is_zero  # (X, Y, Z) -> (-X, -Y, -Z) fixes XZ and swaps the classes
+    assert close(v.mi_class[0], mpmath.log(2) - mpmath.mpf("0.15"), tol=mpmath.mpf(10) ** -13)
+    assert v.mi(0, 2).is_zero
+    result = select(v, "mrmr")
+    assert result.order == [0] and result.stop is not None

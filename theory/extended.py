@@ -62,12 +62,19 @@ __all__ = [
 
 
 class Form(enum.Enum):
-    """The four indeterminate forms of extended-real arithmetic."""
+    """The four indeterminate forms of extended-real arithmetic, and one more kind of unknown.
+
+    ``NOT_COMPUTED`` is not produced by arithmetic: it marks an input the engine could not compute
+    reliably (a quantity outside the numerical route's reach in a user's scenario). It behaves
+    like an indeterminate -- it propagates with its cause and can never be ordered or chosen -- so
+    that no ordering silently uses a guessed value.
+    """
 
     ZERO_OVER_ZERO = "0/0"
     ZERO_TIMES_INF = "0*inf"
     INF_MINUS_INF = "inf-inf"
     INF_OVER_INF = "inf/inf"
+    NOT_COMPUTED = "not computed"
 
 
 class Kind(enum.Enum):
