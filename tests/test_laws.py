@@ -56,7 +56,6 @@ def _integrate(law, g):
 
 def _points(law):
     lo, hi = law.support()
-    inner = sorted(float(p) for p in law.breakpoints())
     pts = [mpmath.mpf(sp.N(p, 40)) if p.is_finite else (mpmath.inf if p > 0 else -mpmath.inf)
            for p in (lo, hi)]
     return [pts[0], *[mpmath.mpf(sp.N(p, 40)) for p in law.breakpoints()], pts[1]]

@@ -32,12 +32,10 @@ from theory.laws import (
     Law,
     Normal,
     ScaledChiSquared1,
-    SkewNormal,
     SquareOfLaplace,
     SquareOfUniform,
     Triangular,
     Uniform,
-    std_normal_cdf,
 )
 
 __all__ = [

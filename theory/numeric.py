@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -238,11 +237,6 @@ def _resolve(expr: sp.Expr, point: dict) -> sp.Expr:
                 expr = expr.xreplace({pw: branch})
                 break
     return expr
-
-
-def _line_expr(line):
-    a, b = line
-    return sp.Float(a, mpmath.mp.dps) + sp.Float(b, mpmath.mp.dps) * _v
 
 
 def _rational_line(line):
