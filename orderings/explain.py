@@ -20,9 +20,11 @@ are the paper's explanations (Section 7).
 from __future__ import annotations
 
 import json
-from fractions import Fraction
+
+import sympy as sp
 
 from orderings.greedy import Candidate, SelectionResult
+from scenarios.declaration import param_text
 from theory.extended import ExtendedReal
 
 __all__ = ["explain", "summary", "to_json", "to_json_text", "referenced_entropies"]
@@ -161,27 +163,7 @@ def _decimal(x) -> str:
     """A parameter as a decimal string when it terminates ('1/5' -> '0.2'), else 'p/q'."""
     if isinstance(x, ExtendedReal):
         return x.text(15)
-    try:
-        f = Fraction(str(x))
-    except (ValueError, ZeroDivisionError):
-        return str(x)
-    q = f.denominator
-    twos = fives = 0
-    while q % 2 == 0:
-        q //= 2
-        twos += 1
-    while q % 5 == 0:
-        q //= 5
-        fives += 1
-    if q != 1:
-        return f"{f.numerator}/{f.denominator}"
-    scale = max(twos, fives)
-    digits = abs(f.numerator) * 10**scale // f.denominator
-    sign = "-" if f < 0 else ""
-    if scale == 0:
-        return f"{sign}{digits}"
-    s = str(digits).rjust(scale + 1, "0")
-    return f"{sign}{s[:-scale]}.{s[-scale:]}"
+    return param_text(sp.Rational(x))
 
 
 def to_json(result: SelectionResult, digits: int = 15) -> dict:

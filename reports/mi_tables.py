@@ -21,7 +21,7 @@ from __future__ import annotations
 from reports.compute import values_at
 from reports.expressions import IntegralNames, show
 from reports.render import csv_text, fixed, json_text, latex_label, latex_text, md_table
-from reports.values_output import param_text
+from scenarios.declaration import param_text
 from scenarios.declaration import Scenario
 from scenarios.derive import derive
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from reports.compute import K_VALUES, values_at
 from reports.law_text import law_text
 from reports.render import csv_text, fixed, json_text, latex_text, md_table
-from reports.values_output import param_text
+from scenarios.declaration import param_text
 from theory.law_algebra import law_of
 
 __all__ = ["numeric_table", "numeric_markdown", "numeric_latex", "numeric_csv", "numeric_json"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from reports.compute import K_VALUES, values_at
 from reports.render import csv_text, json_text, latex_label, latex_text, md_table
-from reports.values_output import param_text
+from scenarios.declaration import param_text
 from orderings.greedy import select
 from orderings.methods import METHODS
 

@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
+from scenarios.declaration import param_text
 from theory.values import ScenarioValues
 
 __all__ = ["values_json", "values_text", "param_text"]
-
-
-def param_text(v) -> str:
-    """An exact rational as a short decimal when it terminates, else p/q."""
-    q = int(v.q)
-    while q % 2 == 0:
-        q //= 2
-    while q % 5 == 0:
-        q //= 5
-    if q != 1:
-        return f"{v.p}/{v.q}"
-    from decimal import Decimal
-
-    text = format(Decimal(int(v.p)) / Decimal(int(v.q)), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def values_json(values: ScenarioValues, digits: int) -> dict:

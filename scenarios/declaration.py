@@ -39,6 +39,7 @@ __all__ = [
     "BoundScenario",
     "to_rational",
     "param_symbol",
+    "param_text",
 ]
 
 
@@ -124,6 +125,26 @@ class Parameter:
         if not ok(v):
             raise ParameterError(f"parameter '{self.name}' must be {allowed} (got {_show(v)})")
         return v
+
+
+def param_text(v) -> str:
+    """An exact rational parameter as a short decimal when it terminates, else p/q.
+
+    >>> param_text(sp.Rational(1, 5)), param_text(sp.Rational(1, 3)), param_text(sp.Integer(-3))
+    ('0.2', '1/3', '-3')
+    """
+    f = Fraction(int(v.p), int(v.q))
+    q, scale = f.denominator, 0
+    for prime in (2, 5):
+        while q % prime == 0:
+            q //= prime
+    if q != 1:
+        return f"{f.numerator}/{f.denominator}"
+    while (f * 10**scale).denominator != 1:
+        scale += 1
+    digits = str(abs(f.numerator) * 10**scale // f.denominator).rjust(scale + 1, "0")
+    sign = "-" if f < 0 else ""
+    return f"{sign}{digits[:-scale]}.{digits[-scale:]}" if scale else f"{sign}{digits}"
 
 
 def _show(v: sp.Rational) -> str:
