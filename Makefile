@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest -q --doctest-modules tests theory scenarios orderings reports simulation fstheory
+	$(PY) -m pytest tests
 
 reproduce-tables: $(STAMP)
 	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS)

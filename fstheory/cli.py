@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from scenarios.declaration import ParameterError
+from fstheory.scenarios.declaration import ParameterError
 
 EXIT_USAGE = 2
 
@@ -51,13 +51,13 @@ def _digits(text: str) -> int:
 
 def _bound_from_args(args):
     """The bound scenario named or declared by the arguments, with overrides applied."""
-    from scenarios.overrides import (
+    from fstheory.scenarios.overrides import (
         NAMED_FLAGS,
         bind_from_cli,
         merge_overrides,
         parse_param_assignments,
     )
-    from scenarios.registry import resolve_scenario
+    from fstheory.scenarios.registry import resolve_scenario
 
     name = None if args.scenario_file else (args.scenario or "uniform")
     scenario = resolve_scenario(name, args.scenario_file)
@@ -66,8 +66,8 @@ def _bound_from_args(args):
 
 
 def _cmd_values(args) -> int:
-    from reports.values_output import values_json, values_text
-    from scenarios.evaluate import evaluate
+    from fstheory.reports.values_output import values_json, values_text
+    from fstheory.scenarios.evaluate import evaluate
 
     digits = _digits(args.digits)
     bound = _bound_from_args(args)
@@ -80,8 +80,8 @@ def _cmd_values(args) -> int:
 
 
 def _cmd_order(args) -> int:
-    from orderings.explain import explain, summary, to_json
-    from orderings.order import order
+    from fstheory.orderings.explain import explain, summary, to_json
+    from fstheory.orderings.order import order
 
     digits = _digits(args.digits)
     bound = _bound_from_args(args)
@@ -97,13 +97,13 @@ def _cmd_order(args) -> int:
 
 
 def _cmd_tables(args) -> int:
-    from reports.tables import main as tables_main
+    from fstheory.reports.tables import main as tables_main
 
     return tables_main(args.out, _digits(args.digits), args.scenario or None)
 
 
 def _cmd_verify(args) -> int:
-    from reports.verify import main as verify_main
+    from fstheory.reports.verify import main as verify_main
 
     return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
 
@@ -135,8 +135,8 @@ def _estimator_options(items) -> dict:
 
 
 def _cmd_simulate(args) -> int:
-    from scenarios.scenario_file import load_scenario_file
-    from simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
+    from fstheory.scenarios.scenario_file import load_scenario_file
+    from fstheory.simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
 
     scenarios = (args.scenario or []) + [load_scenario_file(f) for f in args.scenario_file]
     out = simulate(
@@ -157,7 +157,7 @@ def _cmd_simulate(args) -> int:
 
 
 def _cmd_simulate_study(args) -> int:
-    from simulation.report import reproduce
+    from fstheory.simulation.report import reproduce
 
     s = reproduce(out=args.out, seed=args.seed, reps=args.reps, jobs=args.jobs,
                   scheduler=args.scheduler, progress=_progress_bar("study"))

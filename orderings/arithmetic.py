@@ -1,6 +1,6 @@
 """The small arithmetic interface that the methods' objectives are written against.
 
-Every objective in :mod:`orderings.methods` is one function ``objective(ops, v, i, S, beta)``
+Every objective in :mod:`fstheory.orderings.methods` is one function ``objective(ops, v, i, S, beta)``
 that uses only
 
 * Python's ``+ - * /`` (and unary ``-``) on the values ``v`` returns and on ``ops.const``;
@@ -12,9 +12,9 @@ that uses only
 So the *same* definition runs in two worlds:
 
 ``EXACT_OPS``
-    values are :class:`theory.extended.ExtendedReal`; handles are ints; ``v`` is a
-    :class:`theory.values.ScenarioValues`. 0/0, 0*inf, inf-inf and inf/inf become named
-    indeterminates; ``x/0`` follows :data:`theory.extended.DIVISION_BY_ZERO`.
+    values are :class:`fstheory.theory.extended.ExtendedReal`; handles are ints; ``v`` is a
+    :class:`fstheory.theory.values.ScenarioValues`. 0/0, 0*inf, inf-inf and inf/inf become named
+    indeterminates; ``x/0`` follows :data:`fstheory.theory.extended.DIVISION_BY_ZERO`.
 ``FLOAT_OPS``
     values are numpy float arrays of shape ``(reps,)`` (one entry per Monte-Carlo replication);
     handles are ints or int arrays of shape ``(reps,)`` (one feature index per replication);
@@ -24,15 +24,15 @@ So the *same* definition runs in two worlds:
     ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
     views must not return ``-0.0`` (see :class:`FloatOps`).
 
-Run an objective inside ``with ops.quiet():`` (the methods' :meth:`~orderings.methods.Method.objective`
+Run an objective inside ``with ops.quiet():`` (the methods' :meth:`~fstheory.orderings.methods.Method.objective`
 does this), which silences numpy's floating-point warnings in the float world and does nothing
 in the exact world.
 
 Examples
 --------
 >>> import numpy as np
->>> from orderings.arithmetic import EXACT_OPS, FLOAT_OPS
->>> from theory.extended import xr
+>>> from fstheory.orderings.arithmetic import EXACT_OPS, FLOAT_OPS
+>>> from fstheory.theory.extended import xr
 >>> str(EXACT_OPS.mean([xr(1), xr(2)]))
 '1.50000'
 >>> with FLOAT_OPS.quiet():
@@ -50,13 +50,13 @@ from typing import Sequence
 
 import numpy as np
 
-from theory.extended import ExtendedReal, xmax, xmin, xr, xsum
+from fstheory.theory.extended import ExtendedReal, xmax, xmin, xr, xsum
 
 __all__ = ["ExactOps", "TracingExactOps", "FloatOps", "EXACT_OPS", "FLOAT_OPS", "ArrayValues"]
 
 
 class ExactOps:
-    """Extended-real arithmetic (:mod:`theory.extended`); labels compose into causes."""
+    """Extended-real arithmetic (:mod:`fstheory.theory.extended`); labels compose into causes."""
 
     name = "exact"
 
@@ -103,7 +103,7 @@ class FloatOps:
     """numpy float arithmetic, elementwise over replications; ``nan`` = indeterminate.
 
     IEEE zeros are signed and ``x / -0.0 = -sign(x) * inf``, while the exact world has one
-    unsigned zero and ``x / 0 = sign(x) * inf`` (:data:`theory.extended.DIVISION_BY_ZERO`). Every
+    unsigned zero and ``x / 0 = sign(x) * inf`` (:data:`fstheory.theory.extended.DIVISION_BY_ZERO`). Every
     divisor in the objectives is a value of the view (``h``), a ``min2`` of such values, or a
     ``sum``/``mean``; so the results of the set operations are returned with unsigned zeros
     (e.g. a mean of ``0/h`` terms with ``h < 0`` is ``-0.0`` in IEEE), and views must not return

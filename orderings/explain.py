@@ -23,9 +23,9 @@ import json
 
 import sympy as sp
 
-from orderings.greedy import Candidate, SelectionResult
-from scenarios.declaration import param_text
-from theory.extended import ExtendedReal
+from fstheory.orderings.greedy import Candidate, SelectionResult
+from fstheory.scenarios.declaration import param_text
+from fstheory.theory.extended import ExtendedReal
 
 __all__ = ["explain", "summary", "to_json", "to_json_text", "referenced_entropies"]
 

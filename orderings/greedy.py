@@ -4,7 +4,7 @@ Rules
 -----
 1. The first feature maximises MI(C, V_i) (no feature is selected yet, so no redundancy term).
 2. At each later step every remaining candidate's objective is evaluated
-   (:meth:`orderings.methods.Method.objective`); the candidate with the largest *determinate*
+   (:meth:`fstheory.orderings.methods.Method.objective`); the candidate with the largest *determinate*
    value wins, -inf included (Section 7: "3X+1, X-Y and X^2 are all selected with a -inf
    objective function value").
 3. Ties go to the lower feature index ("they appear in this order because it is how they appear
@@ -19,9 +19,9 @@ with the winner.
 
 Examples
 --------
->>> from orderings.greedy import select
->>> from theory.extended import xr, POS_INF, ZERO
->>> from theory.values import ScenarioValues
+>>> from fstheory.orderings.greedy import select
+>>> from fstheory.theory.extended import xr, POS_INF, ZERO
+>>> from fstheory.theory.values import ScenarioValues
 >>> L = ("A", "B")
 >>> v = ScenarioValues("toy", {}, L, (xr(0, "h(A)"), xr(1, "h(B)")),
 ...     (xr(1, "MI(C,A)"), xr(0, "MI(C,B)")),
@@ -38,10 +38,10 @@ from fractions import Fraction
 
 import mpmath
 
-from orderings.arithmetic import EXACT_OPS, TracingExactOps
-from orderings.methods import Method, get_method
-from theory.extended import ExtendedReal
-from theory.values import ScenarioValues
+from fstheory.orderings.arithmetic import EXACT_OPS, TracingExactOps
+from fstheory.orderings.methods import Method, get_method
+from fstheory.theory.extended import ExtendedReal
+from fstheory.theory.values import ScenarioValues
 
 __all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select"]
 
@@ -213,7 +213,7 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
         Required in [0, 1] for mifs and mifs-u, refused for the others.
     reading : {"table", "text"}, optional
         Which written form of the objective (default: the method's default, see
-        :mod:`orderings.methods`).
+        :mod:`fstheory.orderings.methods`).
     zero_beta : {"explicit", "drop"}
         At beta = 0: evaluate as written (default) or drop the redundancy term.
     digits : int, optional
@@ -221,7 +221,7 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
 
     Raises
     ------
-    orderings.methods.MethodError
+    fstheory.orderings.methods.MethodError
         For an unknown method or bad beta / reading / zero_beta.
     """
     m = method if isinstance(method, Method) else get_method(method)

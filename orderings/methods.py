@@ -2,12 +2,12 @@ r"""The one registry of feature-selection methods (paper Section 4, Table "Objec
 
 Each method's objective is written once, as the paper's objective table writes it -- same
 grouping, evaluated left to right, fractions as units -- against the arithmetic interface of
-:mod:`orderings.arithmetic`, so the same code runs on exact extended reals and on float arrays.
-The LaTeX and plain renderings sit next to the code (:mod:`orderings.objective_table` prints
+:mod:`fstheory.orderings.arithmetic`, so the same code runs on exact extended reals and on float arrays.
+The LaTeX and plain renderings sit next to the code (:mod:`fstheory.orderings.objective_table` prints
 them as a table to compare with the paper's by eye).
 
 Notation: ``i`` the candidate V_i, ``S`` the already selected features (|S| >= 1; the first
-feature is chosen by MI(C, V_i) alone, see :mod:`orderings.greedy`), ``v`` a values view with
+feature is chosen by MI(C, V_i) alone, see :mod:`fstheory.orderings.greedy`), ``v`` a values view with
 ``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``.
 
 Readings
@@ -52,7 +52,7 @@ Examples
 >>> get_method("mrmr").check(beta=0.5)
 Traceback (most recent call last):
 ...
-orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs and mifs-u take beta, in [0, 1])
+fstheory.orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs and mifs-u take beta, in [0, 1])
 """
 
 from __future__ import annotations
@@ -327,7 +327,7 @@ class Method:
                   zero_beta: str = "explicit"):
         """The objective of candidate ``i`` given the selected ``S`` (|S| >= 1).
 
-        Same call in both worlds (see :mod:`orderings.arithmetic`): ``ops`` is ``EXACT_OPS`` or
+        Same call in both worlds (see :mod:`fstheory.orderings.arithmetic`): ``ops`` is ``EXACT_OPS`` or
         ``FLOAT_OPS``; ``beta`` must be given (in [0, 1]) for mifs and mifs-u and only for them.
         """
         beta, reading, zero_beta = self.check(beta, reading, zero_beta)

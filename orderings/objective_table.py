@@ -1,6 +1,6 @@
 r"""The paper's Table "Objective functions" (Section 4) rendered from the method registry.
 
-Each row is the renderings kept next to the objective's code in :mod:`orderings.methods`, so the
+Each row is the renderings kept next to the objective's code in :mod:`fstheory.orderings.methods`, so the
 table shows what the engine evaluates, to be compared with the paper's table by eye. Methods whose
 text (equations of Section 4, discussion of Section 7) writes the objective differently get a
 second line for that reading; the default reading is marked. In Markdown, ``|`` inside a cell
@@ -12,7 +12,7 @@ is escaped as ``\|`` (GitHub tables split cells on bare pipes, even in code span
 
 from __future__ import annotations
 
-from orderings.methods import METHODS, Method
+from fstheory.orderings.methods import METHODS, Method
 
 __all__ = ["latex_table", "markdown_table"]
 

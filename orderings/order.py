@@ -1,6 +1,6 @@
 """One call from a bound scenario to a selection result: what ``fstheory order`` runs.
 
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> r = order(get_scenario("uniform").bind(k="0.2"), "MIFS-U", "0.4")
 >>> r.order_labels, r.stop.after
 (['X', '3X+1', 'X-Y', 'X^2'], 4)
@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from orderings.greedy import SelectionResult, select
-from orderings.methods import get_method
+from fstheory.orderings.greedy import SelectionResult, select
+from fstheory.orderings.methods import get_method
 
 __all__ = ["order"]
 
@@ -19,19 +19,19 @@ def order(bound, method: str, beta=None, *, reading: str | None = None,
     """Greedy ordering of ``bound``'s features by ``method`` on exact values.
 
     The method options are checked first (before the values are computed), so bad input fails
-    fast with :class:`orderings.methods.MethodError` (a ``ValueError``): unknown method, beta
+    fast with :class:`fstheory.orderings.methods.MethodError` (a ``ValueError``): unknown method, beta
     missing / outside [0, 1] / given to a method without beta, bad ``reading`` or ``zero_beta``.
 
     Parameters
     ----------
-    bound : scenarios.declaration.BoundScenario
+    bound : fstheory.scenarios.declaration.BoundScenario
         E.g. ``get_scenario("uniform").bind(k="0.2")``.
     method, beta, reading, zero_beta
-        As in :func:`orderings.greedy.select`.
+        As in :func:`fstheory.orderings.greedy.select`.
     digits : int
-        Significant digits of the values (``scenarios.evaluate.evaluate``).
+        Significant digits of the values (``fstheory.scenarios.evaluate.evaluate``).
     """
-    from scenarios.evaluate import evaluate
+    from fstheory.scenarios.evaluate import evaluate
 
     m = get_method(method)
     m.check(beta, reading, zero_beta)

@@ -1,13 +1,13 @@
 """The engine's values at the points the reports use, computed once per process.
 
-The tables (:mod:`reports.tables`) and the verification (:mod:`reports.verify`) both need the
+The tables (:mod:`fstheory.reports.tables`) and the verification (:mod:`fstheory.reports.verify`) both need the
 exact values of each scenario at its default parameters with k = 0.2 and 0.8 (the paper's
 points); a small cache keyed by (scenario, parameters, digits) makes a run that does both
 evaluate each point once.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> s = get_scenario("uniform")
 >>> [dict(p) for p in paper_points(s)][0]["k"]
 '0.2'
@@ -18,9 +18,9 @@ Examples
 
 from __future__ import annotations
 
-from scenarios.declaration import BoundScenario, Scenario
-from scenarios.evaluate import evaluate
-from theory.values import ScenarioValues
+from fstheory.scenarios.declaration import BoundScenario, Scenario
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.theory.values import ScenarioValues
 
 __all__ = ["K_VALUES", "paper_points", "bind", "values_at", "clear_cache"]
 
@@ -46,7 +46,7 @@ def _key(scenario: Scenario, params: dict, digits: int) -> tuple:
 
 
 def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
-    """``scenarios.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
+    """``fstheory.scenarios.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
     key = _key(scenario, params, digits)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is scenario:

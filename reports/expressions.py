@@ -1,6 +1,6 @@
 r"""How a derived quantity is shown in the general-expression tables.
 
-A :class:`scenarios.derive.Derivation` holds a sympy expression in the scenario's parameter
+A :class:`fstheory.scenarios.derive.Derivation` holds a sympy expression in the scenario's parameter
 symbols. For the tables it is rendered as:
 
 * ``structure`` -- ``+inf`` or ``0`` with the derivation's reason (functional dependence,
@@ -8,7 +8,7 @@ symbols. For the tables it is rendered as:
 * ``closed`` -- the expression (``sp.latex``), with ``|.|`` removed where the sign of the argument
   is fixed on the parameters' ranges (k in [0, 1], delta > 0, ...);
 
-  - a skew-normal expectation (:func:`theory.law_algebra.skew_normal_mi`, the folded half-line
+  - a skew-normal expectation (:func:`fstheory.theory.law_algebra.skew_normal_mi`, the folded half-line
     integral) is recognised and shown as the paper writes it, E[ln 2 Phi(lambda A)],
     A ~ SN(0, 1, lambda), with the derived lambda (paper Table "General expression ... Scenario
     II"; the recognition is checked numerically, integrand against integrand);
@@ -19,8 +19,8 @@ symbols. For the tables it is rendered as:
 Examples
 --------
 >>> import sympy as sp
->>> from scenarios.registry import get_scenario
->>> from scenarios.derive import derive
+>>> from fstheory.scenarios.registry import get_scenario
+>>> from fstheory.scenarios.derive import derive
 >>> s = get_scenario("normal")
 >>> d = derive(s).mi_class[3]
 >>> lam = skew_normal_lambda(d.expr, s)
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
-from scenarios.declaration import Scenario
-from theory.law_algebra import skew_normal_mi
+from fstheory.scenarios.declaration import Scenario
+from fstheory.theory.law_algebra import skew_normal_mi
 
 __all__ = ["Shown", "show", "skew_normal_lambda", "drop_fixed_abs", "IntegralNames"]
 
@@ -96,7 +96,7 @@ def _nice_ratio(expr: sp.Expr) -> sp.Expr:
 
 def skew_normal_lambda(expr: sp.Expr, scenario: Scenario) -> sp.Expr | None:
     """The lambda >= 0 of a skew-normal expectation E[ln 2 Phi(lambda A)], A ~ SN(0,1,lambda),
-    when ``expr`` is :func:`theory.law_algebra.skew_normal_mi` of it, else None.
+    when ``expr`` is :func:`fstheory.theory.law_algebra.skew_normal_mi` of it, else None.
 
     lambda is read off the erfc argument |lambda| u / sqrt(2); the recognition is confirmed by
     comparing the two integrands at a few points (parameters at their defaults, k = 3/10).
@@ -162,19 +162,19 @@ def _display(name: str, expr: sp.Expr) -> str:
 
 
 def _tex(expr) -> str:
-    from reports.render import tex
+    from fstheory.reports.render import tex
 
     return tex(expr)
 
 
 def _plain(expr) -> str:
-    from reports.render import plain
+    from fstheory.reports.render import plain
 
     return plain(expr)
 
 
 def show(d, scenario: Scenario, names: IntegralNames | None = None) -> Shown:
-    """Table text of one :class:`scenarios.derive.Derivation` (general parameters)."""
+    """Table text of one :class:`fstheory.scenarios.derive.Derivation` (general parameters)."""
     names = names or IntegralNames()
     if d.kind == "structure":
         text = "+inf" if d.expr == sp.oo else "0"

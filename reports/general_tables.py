@@ -1,17 +1,17 @@
 r"""The general-expression table of a scenario (paper Tables "General expression for the entropy
 of each feature ... and for the MI between each feature and the class", Scenario I and II),
-regenerated from the engine's derivation (:func:`scenarios.derive.derive`) for general
+regenerated from the engine's derivation (:func:`fstheory.scenarios.derive.derive`) for general
 parameters.
 
-Columns: feature, its law (:func:`theory.law_algebra.law_of` on the declaration; '-' when no
+Columns: feature, its law (:func:`fstheory.theory.law_algebra.law_of` on the declaration; '-' when no
 closed-form law is known), h(V) and MI(C_k, V) as derived (LaTeX via ``sp.latex``), and how the
 MI with the class is obtained (closed form, structure with its reason, or the numerical route).
 Scenario II's MIs with the class are shown as the paper writes them, E[ln 2 Phi(lambda A)],
-A ~ SN(0, 1, lambda), with the derived lambda (:mod:`reports.expressions`).
+A ~ SN(0, 1, lambda), with the derived lambda (:mod:`fstheory.reports.expressions`).
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> t = general_table(get_scenario("uniform"))
 >>> t["features"][1]["h"]["plain"], t["features"][1]["law"]["plain"]
 ('log(2*delta*Abs(a))', 'Unif(b - delta*Abs(a), b + delta*Abs(a))')
@@ -21,12 +21,12 @@ Examples
 
 from __future__ import annotations
 
-from scenarios.declaration import Scenario
-from scenarios.derive import derive
-from reports.expressions import IntegralNames, show
-from reports.law_text import law_text
-from reports.render import csv_text, json_text, latex_label, latex_text, md_table
-from theory.law_algebra import law_of
+from fstheory.scenarios.declaration import Scenario
+from fstheory.scenarios.derive import derive
+from fstheory.reports.expressions import IntegralNames, show
+from fstheory.reports.law_text import law_text
+from fstheory.reports.render import csv_text, json_text, latex_label, latex_text, md_table
+from fstheory.theory.law_algebra import law_of
 
 __all__ = ["general_table", "general_markdown", "general_latex", "general_csv", "general_json",
            "parameters_text", "SN_NOTE"]

@@ -9,7 +9,7 @@ falls back to its constructor form.
 Examples
 --------
 >>> import sympy as sp
->>> from theory.laws import Normal, Uniform, ScaledChiSquared1
+>>> from fstheory.theory.laws import Normal, Uniform, ScaledChiSquared1
 >>> law_text(Normal(1, 3))
 ('N(1, 9)', '\\mathcal{N}\\left(1, 9\\right)')
 >>> law_text(Uniform(-sp.Rational(1, 2), sp.Rational(5, 2)))[0]
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from reports.render import plain, tex
-from theory.laws import (
+from fstheory.reports.render import plain, tex
+from fstheory.theory.laws import (
     Laplace,
     LaplaceSum,
     Law,

@@ -8,7 +8,7 @@ in the cell and given in full under the table.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> t = mi_table(get_scenario("uniform"), {"k": "0.2"}, digits=10)
 >>> [c["plain"] for c in t["cells"] if (c["i"], c["j"]) in ((2, 1), (4, 3), (4, 1))]
 ['+inf', '1/2', '1/2 - log(2)/2']
@@ -18,12 +18,12 @@ Examples
 
 from __future__ import annotations
 
-from reports.compute import values_at
-from reports.expressions import IntegralNames, show
-from reports.render import csv_text, fixed, json_text, latex_label, latex_text, md_table
-from scenarios.declaration import param_text
-from scenarios.declaration import Scenario
-from scenarios.derive import derive
+from fstheory.reports.compute import values_at
+from fstheory.reports.expressions import IntegralNames, show
+from fstheory.reports.render import csv_text, fixed, json_text, latex_label, latex_text, md_table
+from fstheory.scenarios.declaration import param_text
+from fstheory.scenarios.declaration import Scenario
+from fstheory.scenarios.derive import derive
 
 __all__ = ["mi_table", "mi_markdown", "mi_latex", "mi_csv", "mi_json"]
 

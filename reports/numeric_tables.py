@@ -1,14 +1,14 @@
 r"""The numeric table (paper Table "Entropy of each input variable ... and MI between each input
 variable and the class", Section 7): for each scenario at its default parameters (the paper's
 a = 3, b = 1, d = 2, delta = 1/2, sigma = 1), each feature's law ("Dist."), h(V) and
-MI(C_k, V) for k = 0.2 and 0.8, from :func:`scenarios.evaluate.evaluate`.
+MI(C_k, V) for k = 0.2 and 0.8, from :func:`fstheory.scenarios.evaluate.evaluate`.
 
 Markdown shows 4 decimals as the paper does (an exact zero as 0); CSV and JSON hold the values
 with the requested significant digits.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> t = numeric_table([get_scenario("uniform")], digits=12)
 >>> row = t["scenarios"][0]["rows"][1]
 >>> row["label"], row["dist"]["plain"], row["h"], row["mi_class"]["0.2"]
@@ -17,11 +17,11 @@ Examples
 
 from __future__ import annotations
 
-from reports.compute import K_VALUES, values_at
-from reports.law_text import law_text
-from reports.render import csv_text, fixed, json_text, latex_text, md_table
-from scenarios.declaration import param_text
-from theory.law_algebra import law_of
+from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.law_text import law_text
+from fstheory.reports.render import csv_text, fixed, json_text, latex_text, md_table
+from fstheory.scenarios.declaration import param_text
+from fstheory.theory.law_algebra import law_of
 
 __all__ = ["numeric_table", "numeric_markdown", "numeric_latex", "numeric_csv", "numeric_json"]
 

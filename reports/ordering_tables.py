@@ -1,14 +1,14 @@
 r"""The ordering tables (paper Tables "Scenario I/II - Feature selection ordering", Section 7):
 for each scenario and k = 0.2, 0.8, every (method, beta) row -- the methods of the registry
-(:data:`orderings.methods.METHODS`), beta = 0, 0.4, 0.7, 1 for those with beta -- derived by
-greedy selection (:func:`orderings.greedy.select`) on the exact values, with each method's
+(:data:`fstheory.orderings.methods.METHODS`), beta = 0, 0.4, 0.7, 1 for those with beta -- derived by
+greedy selection (:func:`fstheory.orderings.greedy.select`) on the exact values, with each method's
 default reading and beta = 0 evaluated as written (``zero_beta="explicit"``), as the paper's
 tables do. '-' marks a position where nothing was selected (every remaining candidate
 indeterminate); the last column says which indeterminate forms stopped the selection.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> t = ordering_table(get_scenario("uniform"), digits=30)
 >>> r = next(r for r in t["parts"][0]["rows"] if r["method"] == "mifs-u" and r["beta"] == "0.4")
 >>> r["order"][:5], r["stop"]
@@ -17,11 +17,11 @@ Examples
 
 from __future__ import annotations
 
-from reports.compute import K_VALUES, values_at
-from reports.render import csv_text, json_text, latex_label, latex_text, md_table
-from scenarios.declaration import param_text
-from orderings.greedy import select
-from orderings.methods import METHODS
+from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.render import csv_text, json_text, latex_label, latex_text, md_table
+from fstheory.scenarios.declaration import param_text
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import METHODS
 
 __all__ = ["BETAS", "ordering_table", "ordering_markdown", "ordering_latex", "ordering_csv",
            "ordering_json", "method_rows", "stop_text"]

@@ -3,13 +3,13 @@
 The data file is the one transcription of the printed theoretical tables of Pascoal et al.
 (Sections 6-7): the numeric table (entropies and MI with the class at a=3, b=1, d=2, delta=1/2,
 k = 0.2, 0.8), the two MI-between-features tables, the two general-expression tables and the two
-ordering tables. Nothing read here may flow into a result: it is what :mod:`reports.verify` and
+ordering tables. Nothing read here may flow into a result: it is what :mod:`fstheory.reports.verify` and
 the tests compare the engine's derived values against.
 
 Each printed value cell has a ``form`` (its machine-readable reading):
 
 * ``{"decimal": "0.5932"}`` -- rounded to the decimals shown;
-* ``{"expr": "(1-log(2))/2"}`` -- an exact claim in the grammar of :mod:`scenarios.grammar`
+* ``{"expr": "(1-log(2))/2"}`` -- an exact claim in the grammar of :mod:`fstheory.scenarios.grammar`
   (``"+inf"`` allowed; a printed ``0`` is an exact zero);
 * ``{"ref": "h(V1)"}`` -- "same as that cell";
 * ``{"sn_product": {...}}`` -- the Scenario II skew-normal expectation as printed;

@@ -1,7 +1,7 @@
 r"""The value of a printed cell's machine-readable form, at a parameter point.
 
-Forms (see :mod:`reports.paper_data`) are read without ``eval`` or ``sympify``: expressions go
-through the whitelisted parser of :mod:`scenarios.grammar` with a vocabulary of the scenario's
+Forms (see :mod:`fstheory.reports.paper_data`) are read without ``eval`` or ``sympify``: expressions go
+through the whitelisted parser of :mod:`fstheory.scenarios.grammar` with a vocabulary of the scenario's
 parameters, its base variables and three constants (``pi``, ``e``, ``gamma`` = Euler's
 constant); "+inf" is the one literal outside the grammar.
 
@@ -15,14 +15,14 @@ expression by quadrature, as printed:
 Examples
 --------
 >>> import mpmath
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> s = get_scenario("uniform")
 >>> parse("(1-log(2))/2", s)
 1/2 - log(2)/2
 >>> parse("__import__('os')", s)
 Traceback (most recent call last):
 ...
-reports.printed_forms.FormError: printed form "__import__('os')": unknown name '__import__' at column 1: expected a number, a parameter (a, b, d, delta, e, gamma, k, pi), a base variable (W, X, Y, Z), a function (abs, exp, log, sqrt) or '('
+fstheory.reports.printed_forms.FormError: printed form "__import__('os')": unknown name '__import__' at column 1: expected a number, a parameter (a, b, d, delta, e, gamma, k, pi), a base variable (W, X, Y, Z), a function (abs, exp, log, sqrt) or '('
 >>> with mpmath.workdps(20):
 ...     v = sn_product("-1/k", "-1/k", "1/k", "1/k", get_scenario("normal"), {"k": "0.2"})
 ...     print(mpmath.nstr(v, 10))
@@ -34,9 +34,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from scenarios.declaration import BoundScenario, Scenario
-from scenarios.grammar import GrammarError, Vocabulary, parse_expression
-from theory.laws import Law, Normal, ScaledChiSquared1, Triangular, Uniform
+from fstheory.scenarios.declaration import BoundScenario, Scenario
+from fstheory.scenarios.grammar import GrammarError, Vocabulary, parse_expression
+from fstheory.theory.laws import Law, Normal, ScaledChiSquared1, Triangular, Uniform
 
 __all__ = ["FormError", "CONSTANTS", "vocabulary", "parse", "exact_number", "sn_product",
            "printed_law", "LAW_FAMILIES"]

@@ -5,7 +5,7 @@ regenerating the reports gives byte-identical files.
 
 Examples
 --------
->>> from theory.extended import xr, POS_INF
+>>> from fstheory.theory.extended import xr, POS_INF
 >>> fixed(xr("0.593147180559945309417232121458"), 4), fixed(xr(0), 4), fixed(POS_INF, 4)
 ('0.5931', '0', '+inf')
 >>> import sympy as sp
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from theory.extended import ExtendedReal
+from fstheory.theory.extended import ExtendedReal
 
 __all__ = [
     "fixed",

@@ -11,13 +11,13 @@ registered one: the paper's ``uniform`` and ``normal``, then Scenario III ``lapl
 * ``README.md`` -- the index: files, parameters, digits.
 
 Output is deterministic: the same engine gives byte-identical files (no timestamps, fixed
-ordering and number formatting). ``verification.md`` is written by :mod:`reports.verify`;
+ordering and number formatting). ``verification.md`` is written by :mod:`fstheory.reports.verify`;
 ``errata.md`` is written by hand.
 
 Examples
 --------
 >>> import tempfile, pathlib
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> with tempfile.TemporaryDirectory() as d:
 ...     files = generate(d, digits=12, scenarios=["uniform"])
 ...     sorted(p.name for p in files)[:3]
@@ -28,20 +28,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orderings.methods import METHODS
-from orderings.objective_table import latex_table, markdown_table
-from reports import general_tables as gt
-from reports import mi_tables as mt
-from reports import numeric_tables as nt
-from reports import ordering_tables as ot
-from reports.compute import K_VALUES
-from reports.render import csv_text, json_text, write_text
-from scenarios.declaration import Scenario
-from scenarios.registry import get_scenario
+from fstheory.orderings.methods import METHODS
+from fstheory.orderings.objective_table import latex_table, markdown_table
+from fstheory.reports import general_tables as gt
+from fstheory.reports import mi_tables as mt
+from fstheory.reports import numeric_tables as nt
+from fstheory.reports import ordering_tables as ot
+from fstheory.reports.compute import K_VALUES
+from fstheory.reports.render import csv_text, json_text, write_text
+from fstheory.scenarios.declaration import Scenario
+from fstheory.scenarios.registry import get_scenario
 
 __all__ = ["PAPER_SCENARIOS", "DEFAULT_OUT", "generate", "resolve_scenarios", "main"]
 
-#: the scenarios the paper prints (its tables are compared by reports.verify)
+#: the scenarios the paper prints (its tables are compared by fstheory.reports.verify)
 PAPER_SCENARIOS = ("uniform", "normal")
 #: the default output directory: this package's own directory (reports/ in the repository)
 DEFAULT_OUT = Path(__file__).parent
@@ -50,7 +50,7 @@ DEFAULT_OUT = Path(__file__).parent
 def resolve_scenarios(scenarios=None) -> list[Scenario]:
     """Scenario objects from names (registry) or objects; default: every registered scenario
     (the paper's two, then Scenario III and any other registered one)."""
-    from scenarios.registry import scenario_names
+    from fstheory.scenarios.registry import scenario_names
 
     out = []
     for s in scenarios or scenario_names():

@@ -1,9 +1,9 @@
-"""Rendering of a :class:`~theory.values.ScenarioValues` for the ``values`` command."""
+"""Rendering of a :class:`~fstheory.theory.values.ScenarioValues` for the ``values`` command."""
 
 from __future__ import annotations
 
-from scenarios.declaration import param_text
-from theory.values import ScenarioValues
+from fstheory.scenarios.declaration import param_text
+from fstheory.theory.values import ScenarioValues
 
 __all__ = ["values_json", "values_text", "param_text"]
 

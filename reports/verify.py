@@ -1,6 +1,6 @@
 r"""``fstheory verify``: every printed cell of the paper's theoretical tables against the engine.
 
-The printed cells (``reports/data/paper_tables.json``, :mod:`reports.paper_data`) are compared
+The printed cells (``reports/data/paper_tables.json``, :mod:`fstheory.reports.paper_data`) are compared
 with the values derived by the engine and each is classified:
 
 match
@@ -12,7 +12,7 @@ rounding slip
     A printed decimal off by one unit in its last digit.
 erratum
     A real disagreement: the exact value and a second, independent confirmation of it by the
-    numerical route (:class:`theory.numeric.NumericRoute`, quadrature from the densities) are
+    numerical route (:class:`fstheory.theory.numeric.NumericRoute`, quadrature from the densities) are
     given.
 label typo
     A printed feature description that names another feature than the one in that row, while
@@ -20,7 +20,7 @@ label typo
 ordering
     An ordering cell whose printed feature is not the one derived by the greedy rules on the
     exact values; the report gives the step at which the derived and printed rows part and why
-    (from :func:`orderings.explain.explain`), and whether the printed row follows once the
+    (from :func:`fstheory.orderings.explain.explain`), and whether the printed row follows once the
     paper's own wrong numbers are put back.
 
 General-expression cells are checked at the paper's two points (k = 0.2, 0.8 with the paper's
@@ -54,21 +54,21 @@ from pathlib import Path
 import mpmath
 import sympy as sp
 
-from orderings.explain import explain
-from orderings.greedy import select
-from reports import paper_data
-from reports.compute import values_at
-from reports.expressions import show
-from reports.law_text import law_text
-from reports.printed_forms import exact_number, parse, printed_law, sn_product
-from reports.render import md_table, write_text
-from scenarios.derive import derive
-from scenarios.registry import get_scenario
-from theory.extended import ExtendedReal, xr
-from theory.law_algebra import law_of
-from theory.numeric import NumericRoute, NumericUnsupported
-from theory.symbolic import GUARD_DIGITS
-from theory.values import ScenarioValues
+from fstheory.orderings.explain import explain
+from fstheory.orderings.greedy import select
+from fstheory.reports import paper_data
+from fstheory.reports.compute import values_at
+from fstheory.reports.expressions import show
+from fstheory.reports.law_text import law_text
+from fstheory.reports.printed_forms import exact_number, parse, printed_law, sn_product
+from fstheory.reports.render import md_table, write_text
+from fstheory.scenarios.derive import derive
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.extended import ExtendedReal, xr
+from fstheory.theory.law_algebra import law_of
+from fstheory.theory.numeric import NumericRoute, NumericUnsupported
+from fstheory.theory.symbolic import GUARD_DIGITS
+from fstheory.theory.values import ScenarioValues
 
 __all__ = [
     "CLASSES", "CHECK_POINTS", "ERRATA_PATH", "REFERENCE_PATH", "Verdict", "RowReport",
@@ -245,7 +245,7 @@ def _reference(bound, i: int, j: int):
     absent."""
     if not REFERENCE_PATH.exists():
         return None
-    from scenarios.registry import get_scenario
+    from fstheory.scenarios.registry import get_scenario
 
     data = json.loads(REFERENCE_PATH.read_text())
     a, b = sorted((i + 1, j + 1))
@@ -409,7 +409,7 @@ def _value_verdict(cell, exact, bound, quantity, i, j, values, digits) -> Verdic
 
 
 def bound_params(bound) -> dict:
-    from reports.values_output import param_text
+    from fstheory.reports.values_output import param_text
 
     return {k: param_text(v) for k, v in bound.params.items()}
 
@@ -763,7 +763,7 @@ def render(result: VerificationResult) -> str:
 def main(out=None, digits: int = 30, errata_path=None, data_path=None) -> int:
     """What ``fstheory verify --out DIR`` runs: verify, write DIR/verification.md, print the
     summary line; return the exit code (0 all disagreements documented, 1 otherwise)."""
-    from reports.tables import DEFAULT_OUT
+    from fstheory.reports.tables import DEFAULT_OUT
 
     result = verify(digits, errata_path, data_path)
     out_dir = Path(out) if out is not None else DEFAULT_OUT

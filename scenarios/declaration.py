@@ -1,13 +1,13 @@
 """How a scenario is declared: base variables and their laws, features as sympy expressions of
 them, the class rule, and the parameters with their allowed ranges.
 
-A scenario is data, not code that computes: :mod:`scenarios.evaluate` derives every value from the
+A scenario is data, not code that computes: :mod:`fstheory.scenarios.evaluate` derives every value from the
 declaration (structure of the MI matrix, closed forms through law algebra, the numerical route),
 using the scenario's own closed forms for MI with the class where it declares them.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> s = get_scenario("uniform")
 >>> [f.label for f in s.features][:4]
 ['X', 'aX+b', 'Y^2', 'X-Y']
@@ -28,7 +28,7 @@ from typing import Callable, Mapping
 
 import sympy as sp
 
-from theory.laws import Law, LawParameterError
+from fstheory.theory.laws import Law, LawParameterError
 
 __all__ = [
     "ParameterError",

@@ -5,12 +5,12 @@ For every h(V_i), MI(C, V_i) and MI(V_i, V_j) the derivation is one of
 * ``structure``: +inf (functional dependence, or the diagonal) or 0 (independence, or a symmetry
   of the class rule), with the reason;
 * ``closed``: a sympy expression in the scenario's parameter symbols, from law algebra
-  (:mod:`theory.law_algebra`) or from the scenario's declared closed forms;
+  (:mod:`fstheory.theory.law_algebra`) or from the scenario's declared closed forms;
 * ``numeric``: no closed form known; the value comes from the numerical route
-  (:mod:`theory.numeric`).
+  (:mod:`fstheory.theory.numeric`).
 
 The derivation depends on the declaration only, so it is computed once per scenario and reused
-for every parameter point (:mod:`scenarios.evaluate`). It is also what the general-expression
+for every parameter point (:mod:`fstheory.scenarios.evaluate`). It is also what the general-expression
 tables of the reports render.
 """
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from scenarios.declaration import Scenario
-from theory import law_algebra, structure
+from fstheory.scenarios.declaration import Scenario
+from fstheory.theory import law_algebra, structure
 
 __all__ = ["Derivation", "ScenarioDerivation", "derive"]
 

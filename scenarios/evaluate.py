@@ -1,15 +1,15 @@
 """Evaluate a bound scenario: every entropy and MI as an extended real, to the requested digits.
 
-Closed forms (:mod:`scenarios.derive`) are evaluated exactly where possible (sympy, with
+Closed forms (:mod:`fstheory.scenarios.derive`) are evaluated exactly where possible (sympy, with
 one-sided limits at the ends of a parameter's range) and then numerically with mpmath at
 ``digits + GUARD_DIGITS`` significant digits; quantities with no closed form go to the numerical
-route (:mod:`theory.numeric`); a quantity outside that route's reach is reported as "not
-computed" (:data:`theory.extended.Form.NOT_COMPUTED`), never guessed. Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the
+route (:mod:`fstheory.theory.numeric`); a quantity outside that route's reach is reported as "not
+computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`), never guessed. Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the
 extended-real arithmetic of the orderings can say which term made an objective indeterminate.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> v = evaluate(get_scenario("uniform").bind(k="0.2"), digits=10)
 >>> v.entropy[0].text(10), v.mi_class[0].text(10), v.mi(0, 3).text(10)
 ('0', '0.5931471806', '0.5000000000')
@@ -22,12 +22,12 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from scenarios.declaration import BoundScenario
-from scenarios.derive import Derivation, derive
-from theory import numeric
-from theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
-from theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
-from theory.values import ScenarioValues
+from fstheory.scenarios.declaration import BoundScenario
+from fstheory.scenarios.derive import Derivation, derive
+from fstheory.theory import numeric
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
+from fstheory.theory.values import ScenarioValues
 
 __all__ = ["evaluate", "limit_directions"]
 

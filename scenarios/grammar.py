@@ -1,6 +1,6 @@
 """The whitelisted expression grammar of scenario files: text -> sympy expression, nothing else.
 
-A scenario file (:mod:`scenarios.scenario_file`) writes law parameters, features and the class
+A scenario file (:mod:`fstheory.scenarios.scenario_file`) writes law parameters, features and the class
 rule as text. That text is never given to ``eval``, ``sympify`` or ``parse_expr``: this module
 tokenizes it and a recursive-descent parser builds the sympy tree itself (``sp.Add``, ``sp.Mul``,
 ``sp.Pow``, ``sp.Abs``, ``sp.exp``, ``sp.log``, ``sp.sqrt``, ``sp.Rational``), so the only names
@@ -44,11 +44,11 @@ Comparison(lhs=X + Y*k, op='>=', rhs=0)
 >>> parse_expression("X.__class__", v)
 Traceback (most recent call last):
 ...
-scenarios.grammar.GrammarError: unexpected character '.' at column 2: expected an operator (+ - * / ^), ')' or the end of the expression
+fstheory.scenarios.grammar.GrammarError: unexpected character '.' at column 2: expected an operator (+ - * / ^), ')' or the end of the expression
 >>> parse_expression("__import__('os')", v)
 Traceback (most recent call last):
 ...
-scenarios.grammar.GrammarError: unknown name '__import__' at column 1: expected a number, a parameter (k), a base variable (X, Y), a function (abs, exp, log, sqrt) or '('
+fstheory.scenarios.grammar.GrammarError: unknown name '__import__' at column 1: expected a number, a parameter (k), a base variable (X, Y), a function (abs, exp, log, sqrt) or '('
 """
 
 from __future__ import annotations

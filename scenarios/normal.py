@@ -6,7 +6,7 @@ already for sigma^2 < exp(-(1 + ln pi - gamma)/2) = 0.4567..., which the paper's
 (reports/errata.md, T1).
 
 No closed form is typed here: entropies, MIs between features and MIs with the class are all
-derived from the normal law by :mod:`theory.law_algebra` (the last as skew-normal expectations,
+derived from the normal law by :mod:`fstheory.theory.law_algebra` (the last as skew-normal expectations,
 Table "General expression ... Scenario II", corrected, see below). All MIs are scale free, so
 sigma does not enter them. For a standard normal V with P(C=1 | V=v) = Phi(lambda v),
 f(v | C=1) = 2 phi(v) Phi(lambda v) is the SN(0, 1, lambda) density and P(C=1) = 1/2, so the
@@ -25,10 +25,10 @@ reports/errata.md). At k = 0, lambda = 1/k is infinite and MI(C_0, X) is the lim
 under the integral sign (dominated convergence: the integrand is bounded by 2 phi(a) ln 2).
 """
 
-from scenarios.declaration import Parameter, Scenario
-from scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
-from scenarios.symbols import W, X, Y, Z, sigma
-from theory.laws import Normal
+from fstheory.scenarios.declaration import Parameter, Scenario
+from fstheory.scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
+from fstheory.scenarios.symbols import W, X, Y, Z, sigma
+from fstheory.theory.laws import Normal
 
 _law = Normal(0, sigma)
 

@@ -4,12 +4,12 @@ The CLI accepts named flags for the paper's parameters (``--k --delta --sigma --
 generic ``--param NAME=VALUE`` (repeatable) for any declared parameter, e.g. ``--param scale=0.3``
 for Scenario III. Both override the scenario's declared defaults; a name the scenario does not
 declare, a value that is not a number, a value outside the parameter's domain or a required
-parameter left out is a :class:`~scenarios.declaration.ParameterError` (exit code 2) naming the
+parameter left out is a :class:`~fstheory.scenarios.declaration.ParameterError` (exit code 2) naming the
 parameter and the allowed range.
 
 Examples
 --------
->>> from scenarios.registry import get_scenario
+>>> from fstheory.scenarios.registry import get_scenario
 >>> s = get_scenario("uniform")
 >>> overrides = merge_overrides({"k": "0.2", "delta": None}, parse_param_assignments(["a=2"]))
 >>> bound = bind_from_cli(s, overrides)
@@ -18,7 +18,7 @@ Examples
 >>> bind_from_cli(s, {"sigma": "1"})
 Traceback (most recent call last):
 ...
-scenarios.declaration.ParameterError: unknown parameter 'sigma' for scenario 'uniform' (allowed: delta, k, a, b, d)
+fstheory.scenarios.declaration.ParameterError: unknown parameter 'sigma' for scenario 'uniform' (allowed: delta, k, a, b, d)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-from scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 
 __all__ = ["NAMED_FLAGS", "parse_param_assignments", "merge_overrides", "bind_from_cli"]
 

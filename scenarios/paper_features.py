@@ -4,8 +4,8 @@ Shared by Scenario I (uniform) and II (normal): V1..V10 = X, aX+b, Y^2, X-Y, Z, 
 and the class C_k = 1{X + kY >= 0} (eq. (class_Ck)).
 """
 
-from scenarios.declaration import ClassRule, Feature, Parameter
-from scenarios.symbols import W, X, Y, Z, a, b, d, k
+from fstheory.scenarios.declaration import ClassRule, Feature, Parameter
+from fstheory.scenarios.symbols import W, X, Y, Z, a, b, d, k
 
 FEATURES = (
     Feature("X", X),

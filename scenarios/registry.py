@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenarios.declaration import ParameterError, Scenario
+from fstheory.scenarios.declaration import ParameterError, Scenario
 
 _REGISTRY: dict[str, Scenario] = {}
 
@@ -35,9 +35,9 @@ def get_scenario(name: str) -> Scenario:
 def _load() -> None:
     if _REGISTRY:
         return
-    from scenarios import normal, uniform
-    from scenarios.scenario_file import load_scenario_file as _load_file
-    from scenarios.scenario_file import shipped_scenario_path
+    from fstheory.scenarios import normal, uniform
+    from fstheory.scenarios.scenario_file import load_scenario_file as _load_file
+    from fstheory.scenarios.scenario_file import shipped_scenario_path
 
     register(uniform.SCENARIO)
     register(normal.SCENARIO)
@@ -48,12 +48,12 @@ def _load() -> None:
 
 
 def load_scenario_file(path) -> Scenario:
-    """A scenario declared in a TOML file (see :mod:`scenarios.scenario_file` for the format).
+    """A scenario declared in a TOML file (see :mod:`fstheory.scenarios.scenario_file` for the format).
 
-    Raises :class:`scenarios.scenario_file.ScenarioFileError` (a :class:`ParameterError`, CLI exit
+    Raises :class:`fstheory.scenarios.scenario_file.ScenarioFileError` (a :class:`ParameterError`, CLI exit
     code 2) with the file, line and what was expected.
     """
-    from scenarios.scenario_file import load_scenario_file as _load_file
+    from fstheory.scenarios.scenario_file import load_scenario_file as _load_file
 
     return _load_file(path)
 

@@ -1,9 +1,9 @@
-"""Read a scenario declared in a TOML file into a :class:`~scenarios.declaration.Scenario`.
+"""Read a scenario declared in a TOML file into a :class:`~fstheory.scenarios.declaration.Scenario`.
 
 The file is data: it is read with :mod:`tomllib`, every expression in it is parsed by the
-whitelisted grammar of :mod:`scenarios.grammar` (never ``eval`` or ``sympify``), and anything
+whitelisted grammar of :mod:`fstheory.scenarios.grammar` (never ``eval`` or ``sympify``), and anything
 outside the schema below is rejected with one :class:`ScenarioFileError` naming the file, the
-line, the key and what was expected there. The engine (:mod:`scenarios.evaluate`) then treats the
+line, the key and what was expected there. The engine (:mod:`fstheory.scenarios.evaluate`) then treats the
 declaration like a built-in one; a file cannot carry closed forms, so what is not derived from
 the laws is computed by the numerical route.
 
@@ -26,7 +26,7 @@ functions ``abs exp log sqrt`` and not a Python keyword)::
 
 ``[base.<VAR>]`` (required, one table per independent base variable)::
 
-    law = "laplace"                # uniform | normal | laplace | logistic (theory.laws.BASE_LAWS)
+    law = "laplace"                # uniform | normal | laplace | logistic (fstheory.theory.laws.BASE_LAWS)
     mu  = "0"                      # the law's own parameters, each an expression of the
     b   = "scale"                  # scenario's parameters (or a number):
                                    #   uniform: low, high    normal: mu, sigma
@@ -59,7 +59,7 @@ Checks at load time (each failing one raises :class:`ScenarioFileError`): valid 
 or missing key; value types; names well formed and unique (parameters, base variables and
 feature labels; no name both a parameter and a base variable); defaults inside their domains;
 known law and exactly its parameters; law parameters free of base variables; each law valid at
-the declared defaults (:meth:`theory.laws.Law.check`: scales > 0, low < high); every feature an
+the declared defaults (:meth:`fstheory.theory.laws.Law.check`: scales > 0, low < high); every feature an
 expression of declared names that uses a base variable and does not refer to another feature;
 label templates that name declared parameters only; the class rule a linear threshold. Limits:
 :data:`MAX_FILE_BYTES` bytes, :data:`MAX_ITEMS` parameters, base variables and features each,
@@ -67,7 +67,7 @@ and the grammar's limits per expression.
 
 Examples
 --------
->>> from scenarios.scenario_file import load_scenario_file, shipped_scenario_path
+>>> from fstheory.scenarios.scenario_file import load_scenario_file, shipped_scenario_path
 >>> s = load_scenario_file(shipped_scenario_path("laplace"))
 >>> s.name, [p.name for p in s.parameters]
 ('laplace', ['scale', 'k', 'a', 'b', 'd'])
@@ -90,7 +90,7 @@ from typing import Any, Iterable
 
 import sympy as sp
 
-from scenarios.declaration import (
+from fstheory.scenarios.declaration import (
     ClassRule,
     Feature,
     Parameter,
@@ -98,14 +98,14 @@ from scenarios.declaration import (
     Scenario,
     to_rational,
 )
-from scenarios.grammar import (
+from fstheory.scenarios.grammar import (
     FUNCTIONS,
     GrammarError,
     Vocabulary,
     parse_comparison,
     parse_expression,
 )
-from theory.laws import BASE_LAWS, Law, LawParameterError
+from fstheory.theory.laws import BASE_LAWS, Law, LawParameterError
 
 __all__ = [
     "ScenarioFileError",
@@ -678,10 +678,10 @@ def describe(scenario: Scenario) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m scenarios.scenario_file FILE...``: check files and print their summaries."""
+    """``python -m fstheory.scenarios.scenario_file FILE...``: check files and print their summaries."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        print("usage: python -m scenarios.scenario_file FILE.toml [FILE.toml ...]", file=sys.stderr)
+        print("usage: python -m fstheory.scenarios.scenario_file FILE.toml [FILE.toml ...]", file=sys.stderr)
         return 2
     status = 0
     for name in argv:

@@ -7,7 +7,7 @@ their difference (Table "General expression ... Scenario I"). Every MI with the 
 invariant under the common scaling (X, Y) -> (X, Y)/delta, which leaves C_k unchanged, so none
 depends on delta (the paper gives MI(C_k, X-Y) "only for delta = 0.5"; it holds for all delta).
 Entropies and the MI between features are not listed here: they are derived from the laws
-(:mod:`theory.law_algebra`) and from the structure of the declarations.
+(:mod:`fstheory.theory.law_algebra`) and from the structure of the declarations.
 
 Derivations (checked against the numerical route in ``tests/test_second_route.py``):
 
@@ -23,16 +23,16 @@ Derivations (checked against the numerical route in ``tests/test_second_route.py
   triangular density gives the expression.
 
 At k = 0 and k = 1 the expressions are 0/0 or 0*inf and the values are their one-sided limits
-(taken with sympy by :mod:`theory.symbolic`): MI(C_0, Y) = 0, MI(C_0, X-Y) = 1/4,
+(taken with sympy by :mod:`fstheory.theory.symbolic`): MI(C_0, Y) = 0, MI(C_0, X-Y) = 1/4,
 MI(C_1, Y) = ln 2 - 1/2, MI(C_1, X-Y) = 0.
 """
 
 import sympy as sp
 
-from scenarios.declaration import Parameter, Scenario
-from scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
-from scenarios.symbols import W, X, Y, Z, delta, k
-from theory.laws import Uniform
+from fstheory.scenarios.declaration import Parameter, Scenario
+from fstheory.scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
+from fstheory.scenarios.symbols import W, X, Y, Z, delta, k
+from fstheory.theory.laws import Uniform
 
 MI_CLASS = {
     X: sp.log(2) - k / 2,

@@ -60,13 +60,13 @@ def main(argv=None) -> int:
             tables = ("fstheory tables --out TMP --digits %d" % d,
                       cli + ["tables", "--out", str(out), "--digits", str(d)])
         else:
-            tables = (f"reports.tables.generate(TMP, {d}) [CLI 'tables' not wired]",
-                      _python(f"from reports.tables import main; main({str(out)!r}, {d})"))
+            tables = (f"fstheory.reports.tables.generate(TMP, {d}) [CLI 'tables' not wired]",
+                      _python(f"from fstheory.reports.tables import main; main({str(out)!r}, {d})"))
         if _has_subcommand("verify"):
             verify = ("fstheory verify --out TMP", cli + ["verify", "--out", str(out)])
         else:
-            verify = ("reports.verify.main(TMP) [CLI 'verify' not wired]",
-                      _python(f"import sys; from reports.verify import main; "
+            verify = ("fstheory.reports.verify.main(TMP) [CLI 'verify' not wired]",
+                      _python(f"import sys; from fstheory.reports.verify import main; "
                               f"sys.exit(main({str(out)!r}, {d}))"))
         jobs = [
             (*tables, 20.0),

@@ -1,6 +1,6 @@
 """Generate tests/data/second_route_reference.json: the numerical route at 32 digits.
 
-The second route (theory.numeric: quadrature from the base laws' densities and CDFs, no closed
+The second route (fstheory.theory.numeric: quadrature from the base laws' densities and CDFs, no closed
 form) is slow for one shape of quantity (MI between a square and a difference of normals: a
 nested quadrature, minutes at high precision), so, as scipy does with its mpmath reference files,
 its values are computed once by this script and stored beside the tests. ``tests/test_second_route``
@@ -60,9 +60,9 @@ def _entry(res) -> dict:
 def compute(case) -> dict:
     import mpmath
 
-    from scenarios.derive import derive
-    from scenarios.registry import get_scenario
-    from theory.numeric import NumericRoute
+    from fstheory.scenarios.derive import derive
+    from fstheory.scenarios.registry import get_scenario
+    from fstheory.theory.numeric import NumericRoute
 
     name, params = case
     scenario = get_scenario(name)
@@ -103,7 +103,7 @@ def main() -> None:
         c.pop("seconds")
     data = {
         "generated_by": "scripts/make_references.py",
-        "route": "theory.numeric.NumericRoute (quadrature from the base laws; no closed form)",
+        "route": "fstheory.theory.numeric.NumericRoute (quadrature from the base laws; no closed form)",
         "dps": DPS,
         "cases": cases,
     }

@@ -6,7 +6,7 @@ mean_estimates_variants.{md,tex,csv}).
 One factor at a time from the defaults (coarse bivariate grid, per-class h(V|C), edges over the
 sample range, exact float comparison), at n = 5000 (the printed frequency table) and n = 1000
 (the printed mean estimates), with the same seed and so the same draws for every variant. The
-alternative readings of MIFS-U, mMIFS-U, MICC and QMIFS (orderings.methods) are added as rows.
+alternative readings of MIFS-U, mMIFS-U, MICC and QMIFS (fstheory.orderings.methods) are added as rows.
 
 Usage: python scripts/simulation_sensitivity.py [--reps 5000] [--jobs 2] [--seed 0] [--out DIR]
 """
@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from orderings.methods import get_method  # noqa: E402
-from simulation.estimator import BinnedBatch  # noqa: E402
-from simulation.report import frequency_comparison, paper_values, write_mean_table  # noqa: E402
-from simulation.sampler import ScenarioSampler  # noqa: E402
-from simulation.study import PAPER_ROWS, MethodRow, chunk_plan, chunk_rng, mean_estimates, run_study  # noqa: E402
+from fstheory.orderings.methods import get_method  # noqa: E402
+from fstheory.simulation.estimator import BinnedBatch  # noqa: E402
+from fstheory.simulation.report import frequency_comparison, paper_values, write_mean_table  # noqa: E402
+from fstheory.simulation.sampler import ScenarioSampler  # noqa: E402
+from fstheory.simulation.study import PAPER_ROWS, MethodRow, chunk_plan, chunk_rng, mean_estimates, run_study  # noqa: E402
 
 VARIANTS = [
     ("default", {}, "exact"),
@@ -65,7 +65,7 @@ def grid_scan(reps: int, seed: int, n: int = 1000, axes=(4, 5, 6, 8, 10, 12, 14,
     """Mean MI(X, Y^2) and MI(X, X-Y) (Scenario I, the study's n = 1000 draws) for bivariate grids
     of b equal-width bins per axis: with the marginals of the same grid ("consistent", the discrete
     MI of the labels) and with the m-bin marginals ("mixed")."""
-    from simulation.estimator import _count, bin_labels, entropy_from_counts, grid
+    from fstheory.simulation.estimator import _count, bin_labels, entropy_from_counts, grid
 
     s = ScenarioSampler.from_registry("uniform", {"k": "0.2"})
     sums = {b: np.zeros(4) for b in axes}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenarios.declaration import ParameterError
+from fstheory.scenarios.declaration import ParameterError
 
 __all__ = ["SimulationInputError"]
 
@@ -10,6 +10,6 @@ __all__ = ["SimulationInputError"]
 class SimulationInputError(ParameterError):
     """A study parameter outside its allowed range (the message names the parameter and range).
 
-    A :class:`scenarios.declaration.ParameterError` (hence a ``ValueError``), so the CLI's one
+    A :class:`fstheory.scenarios.declaration.ParameterError` (hence a ``ValueError``), so the CLI's one
     handler for bad input prints it as one line on stderr with exit code 2.
     """

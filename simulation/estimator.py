@@ -11,7 +11,7 @@ Formulas (paper Section 8 and properties (d), (e) of Section 2):
 * ``MI(Vi, Vj) = h(Vi) + h(Vj) - h(Vi, Vj)`` (property (d)).
 
 Where the paper is silent (grid of the bivariate histogram, binning of h(V | C), placement of the
-edges) the choice is an :class:`~simulation.options.EstimatorOptions` field.
+edges) the choice is an :class:`~fstheory.simulation.options.EstimatorOptions` field.
 
 Arrays: a batch of samples ``x`` has shape ``(reps, F, n)``; the class ``c`` is bool ``(reps, n)``.
 Every histogram of a batch is counted by one :func:`numpy.bincount` over bin labels shifted by a
@@ -39,7 +39,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from simulation.options import EstimatorOptions
+from fstheory.simulation.options import EstimatorOptions
 
 __all__ = [
     "n_bins",

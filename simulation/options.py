@@ -39,7 +39,7 @@ A class with fewer than two observations has no range; it is binned on the whole
   bin, as in ``numpy.histogram``).
 * ``"centred"``: m bins of width (max - min)/(m - 1) whose extreme centres are min and max.
 
-``ties`` (selection, :mod:`simulation.selection`) -- how near-equal objective values are broken:
+``ties`` (selection, :mod:`fstheory.simulation.selection`) -- how near-equal objective values are broken:
 
 * ``"exact"`` (default): plain float comparison (``numpy.argmax``: the first index only on exact
   equality), what a direct implementation does. X and 3X+1 have the same MI with the class and,
@@ -51,7 +51,7 @@ A class with fewer than two observations has no range; it is binned on the whole
   3X+1 simply because it was placed first in the list").
 
 A NaN objective (0/0, 0*inf, inf-inf in floats) is never selected; if every remaining candidate is
-NaN, that replication's selection stops (rule 4 of :mod:`orderings.greedy`).
+NaN, that replication's selection stops (rule 4 of :mod:`fstheory.orderings.greedy`).
 
 Examples
 --------
@@ -60,7 +60,7 @@ EstimatorOptions(joint='coarse', conditional='per-class', edges='range')
 >>> EstimatorOptions.from_mapping({"joint": "cubic"})
 Traceback (most recent call last):
 ...
-simulation.errors.SimulationInputError: estimator option 'joint' must be one of coarse, coarse-mixed, cube-root, product (got 'cubic')
+fstheory.simulation.errors.SimulationInputError: estimator option 'joint' must be one of coarse, coarse-mixed, cube-root, product (got 'cubic')
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Mapping
 
-from simulation.errors import SimulationInputError
+from fstheory.simulation.errors import SimulationInputError
 
 __all__ = ["EstimatorOptions", "SelectionOptions", "JOINT_GRIDS", "CONDITIONALS", "EDGES", "TIES"]
 

@@ -1,7 +1,7 @@
 """Samplers for any declared scenario: draws of the base variables, the features, the class.
 
 A :class:`ScenarioSampler` is built from a bound scenario
-(``scenarios.registry.get_scenario(name).bind(k=..., ...)``): the base variables are drawn from
+(``fstheory.scenarios.registry.get_scenario(name).bind(k=..., ...)``): the base variables are drawn from
 their laws (``Law.sample``), the features are the scenario's own sympy expressions turned into
 numpy functions with :func:`sympy.lambdify` (the expressions come from the declarations, never
 from user text), and the class is the declared rule C = 1{sum_b w_b b >= threshold} (paper eq.
@@ -34,9 +34,9 @@ from typing import Mapping
 import numpy as np
 import sympy as sp
 
-from scenarios.declaration import BoundScenario, ParameterError, Scenario
-from scenarios.registry import get_scenario, scenario_names
-from simulation.errors import SimulationInputError
+from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.registry import get_scenario, scenario_names
+from fstheory.simulation.errors import SimulationInputError
 
 __all__ = ["ScenarioSampler", "bind_scenario", "resolve_scenario", "scenario_fingerprint"]
 

@@ -1,15 +1,15 @@
 """Data-driven greedy selection on float estimates, vectorised across replications.
 
-The objectives are the registered methods of :mod:`orderings.methods` (one definition for the
-exact and the float world, run here with :data:`orderings.arithmetic.FLOAT_OPS`); this module only
+The objectives are the registered methods of :mod:`fstheory.orderings.methods` (one definition for the
+exact and the float world, run here with :data:`fstheory.orderings.arithmetic.FLOAT_OPS`); this module only
 supplies the values view and the greedy loop.
 
-Greedy rules (as :mod:`orderings.greedy`, Section 7 of the paper):
+Greedy rules (as :mod:`fstheory.orderings.greedy`, Section 7 of the paper):
 
 1. the first feature maximises MI(C, V_i);
 2. then every remaining candidate's objective is evaluated and the largest wins;
 3. near-ties are decided by plain float comparison (``ties="exact"``, the default) or go to the
-   lower feature index (``ties="relative"``), see :mod:`simulation.options`;
+   lower feature index (``ties="relative"``), see :mod:`fstheory.simulation.options`;
 4. a NaN objective (0/0, 0*inf, inf-inf in floats) cannot be chosen; if every remaining
    candidate is NaN the selection stops there for that replication (selected index -1).
 
@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from orderings.arithmetic import FLOAT_OPS
-from orderings.methods import Method, get_method
-from simulation.options import SelectionOptions
+from fstheory.orderings.arithmetic import FLOAT_OPS
+from fstheory.orderings.methods import Method, get_method
+from fstheory.simulation.options import SelectionOptions
 
 __all__ = ["FloatValues", "greedy", "first_feature", "pick", "pair_hits"]
 
 
 class FloatValues:
-    """Float values view for :meth:`orderings.methods.Method.objective`.
+    """Float values view for :meth:`fstheory.orderings.methods.Method.objective`.
 
     Parameters
     ----------
@@ -54,7 +54,7 @@ class FloatValues:
     """
 
     def __init__(self, h: np.ndarray, mi_c: np.ndarray, mi: np.ndarray):
-        # + 0.0 turns -0.0 into +0.0: views must not return signed zeros (orderings.arithmetic)
+        # + 0.0 turns -0.0 into +0.0: views must not return signed zeros (fstheory.orderings.arithmetic)
         self.h_ = np.asarray(h, dtype=float) + 0.0
         self.mi_c_ = np.asarray(mi_c, dtype=float) + 0.0
         self.mi_ = np.asarray(mi, dtype=float) + 0.0

@@ -34,13 +34,13 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from orderings.methods import MethodError, get_method
-from simulation.errors import SimulationInputError
-from simulation.estimator import BinnedBatch
-from simulation.options import EstimatorOptions, SelectionOptions
-from scenarios.declaration import Scenario
-from simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
-from simulation.selection import FloatValues, first_feature, greedy, pair_hits
+from fstheory.orderings.methods import MethodError, get_method
+from fstheory.simulation.errors import SimulationInputError
+from fstheory.simulation.estimator import BinnedBatch
+from fstheory.simulation.options import EstimatorOptions, SelectionOptions
+from fstheory.scenarios.declaration import Scenario
+from fstheory.simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
+from fstheory.simulation.selection import FloatValues, first_feature, greedy, pair_hits
 
 __all__ = [
     "PAPER_ROWS",
@@ -471,7 +471,7 @@ def run_study(
 
     Parameters
     ----------
-    scenarios : names in the scenario registry or :class:`~scenarios.declaration.Scenario`
+    scenarios : names in the scenario registry or :class:`~fstheory.scenarios.declaration.Scenario`
         declarations (e.g. read from a scenario file); default: both of the paper
     k : class weights k in [0, 1] (default 0.2, 0.8)
     sizes : sample sizes n, integers in [2, MAX_N] (default 50, 100, 500, 1000, 5000)
@@ -482,8 +482,8 @@ def run_study(
         backend instead of local processes
     methods : rows, each a :class:`MethodRow`, a method name, ``(method, beta)`` or a mapping;
         default :data:`PAPER_ROWS`
-    estimator : :class:`~simulation.options.EstimatorOptions` or a mapping of its fields
-    ties, rtol : near-tie rule of the selection (:class:`~simulation.options.SelectionOptions`)
+    estimator : :class:`~fstheory.simulation.options.EstimatorOptions` or a mapping of its fields
+    ties, rtol : near-tie rule of the selection (:class:`~fstheory.simulation.options.SelectionOptions`)
     params : optional extra scenario parameters per scenario, e.g. ``{"uniform": {"delta": 1}}``
     zero_beta : passed to the objectives ("explicit" or "drop"; the same in floats)
     progress : called as ``progress(done, total)`` in observations (replications x n)

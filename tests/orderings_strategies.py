@@ -13,8 +13,8 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from theory.extended import POS_INF, xr
-from theory.values import ScenarioValues
+from fstheory.theory.extended import POS_INF, xr
+from fstheory.theory.values import ScenarioValues
 
 ENTROPIES = [Fraction(0)] + [s * Fraction(2) ** e for s in (1, -1) for e in (-2, -1, 0, 1)]
 MI_CLASS = [Fraction(n, 16) for n in range(0, 12)]  # MI with a binary class is <= ln 2

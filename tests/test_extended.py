@@ -1,7 +1,7 @@
 """Property tests for every rule of the extended reals (theory/extended.py).
 
 Each arithmetic rule is checked against an independent oracle written here from the rules of the
-extended real line (module docstring of theory.extended), on values drawn by hypothesis from all
+extended real line (module docstring of fstheory.theory.extended), on values drawn by hypothesis from all
 kinds: finite (including exact zeros and negatives), +inf, -inf and the four indeterminate forms.
 Finite results are compared with mpmath evaluated at the same precision (exact equality: one
 rounded operation each side).
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from theory.extended import (
+from fstheory.theory.extended import (
     DIVISION_BY_ZERO,
     NEG_INF,
     POS_INF,

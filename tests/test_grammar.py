@@ -12,8 +12,8 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import scenarios.grammar as grammar
-from scenarios.grammar import (
+import fstheory.scenarios.grammar as grammar
+from fstheory.scenarios.grammar import (
     MAX_DEPTH,
     MAX_LENGTH,
     Comparison,

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exact_values_fixture as fixture
-from orderings.explain import explain, referenced_entropies, to_json, to_json_text
-from orderings.greedy import select
-from orderings.methods import MethodError, get_method, method_names
+from fstheory.orderings.explain import explain, referenced_entropies, to_json, to_json_text
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import MethodError, get_method, method_names
 from orderings_strategies import BETAS, scenario_values
-from theory.extended import POS_INF, xr
-from theory.values import ScenarioValues
+from fstheory.theory.extended import POS_INF, xr
+from fstheory.theory.values import ScenarioValues
 
 # per-test settings (a loaded profile would change every hypothesis test in the session)
 SETTINGS = settings(max_examples=80, deadline=None)

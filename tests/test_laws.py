@@ -4,7 +4,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from theory.laws import (
+from fstheory.theory.laws import (
     BASE_LAWS,
     Laplace,
     LawParameterError,

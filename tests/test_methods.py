@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exact_values_fixture as fixture
-from orderings.arithmetic import EXACT_OPS, FLOAT_OPS, ArrayValues, TracingExactOps
-from orderings.methods import METHODS, MethodError, get_method, method_names, parse_beta
+from fstheory.orderings.arithmetic import EXACT_OPS, FLOAT_OPS, ArrayValues, TracingExactOps
+from fstheory.orderings.methods import METHODS, MethodError, get_method, method_names, parse_beta
 from orderings_strategies import BETAS, float_arrays, scenario_values
-from theory.extended import xr, xsum
+from fstheory.theory.extended import xr, xsum
 
 # per-test settings (a loaded profile would change every hypothesis test in the session)
 SETTINGS = settings(max_examples=120, deadline=None)
@@ -141,7 +141,7 @@ def same_kind_and_value(a, b):
 def test_table_and_text_readings_agree_except_in_the_form(v, beta, data):
     """For MIFS-U, mMIFS-U and MICC the two groupings are the same function on the extended reals
     up to the name of the indeterminate form: the same candidates are indeterminate and the
-    determinate values agree. (Hence the same orderings; DEFAULT_NOTES in orderings.methods.)"""
+    determinate values agree. (Hence the same orderings; DEFAULT_NOTES in fstheory.orderings.methods.)"""
     n = v.n_features
     i = data.draw(st.integers(0, n - 1))
     S = data.draw(st.lists(st.integers(0, n - 1).filter(lambda s: s != i), min_size=1, max_size=n - 1,

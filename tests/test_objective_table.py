@@ -1,7 +1,7 @@
 """The objective table rendered from the registry (LaTeX booktabs and Markdown)."""
 
-from orderings.methods import METHODS
-from orderings.objective_table import latex_table, markdown_table
+from fstheory.orderings.methods import METHODS
+from fstheory.orderings.objective_table import latex_table, markdown_table
 
 
 def test_markdown_has_one_row_per_method_reading():

@@ -1,12 +1,12 @@
-"""orderings.order.order: the call behind ``fstheory order``."""
+"""fstheory.orderings.order.order: the call behind ``fstheory order``."""
 
 import pytest
 
-import scenarios.evaluate
-from orderings.explain import summary, to_json
-from orderings.methods import MethodError
-from orderings.order import order
-from scenarios.registry import get_scenario
+import fstheory.scenarios.evaluate
+from fstheory.orderings.explain import summary, to_json
+from fstheory.orderings.methods import MethodError
+from fstheory.orderings.order import order
+from fstheory.scenarios.registry import get_scenario
 
 
 def test_order_end_to_end():
@@ -32,6 +32,6 @@ def test_bad_input_fails_before_any_value_is_computed(monkeypatch, method, beta,
     def boom(*a, **k):
         raise AssertionError("values computed before the method options were checked")
 
-    monkeypatch.setattr(scenarios.evaluate, "evaluate", boom)
+    monkeypatch.setattr(fstheory.scenarios.evaluate, "evaluate", boom)
     with pytest.raises(MethodError, match=match):
         order(get_scenario("normal").bind(k="0.2"), method, beta, **kw)

@@ -1,12 +1,12 @@
 """Every ordering row of the paper's two ordering tables (Section 7), derived from exact values.
 
 The printed rows live in reports/data/paper_tables.json (the one transcription of the paper's
-tables, read through reports.paper_data) and are used only for comparison: each test derives the
+tables, read through fstheory.reports.paper_data) and are used only for comparison: each test derives the
 row with the greedy rules and the default reading, and asserts the DERIVED row. Where it differs
 from print, ``EXPECTED_DIFFERENCES`` below holds the derived row and the reason (reports/errata.md,
 O1 and O2); the test asserts that derived row, and that it is not the printed one.
 
-Also here: which reading the paper's rows follow (the defaults of orderings.methods), and the
+Also here: which reading the paper's rows follow (the defaults of fstheory.orderings.methods), and the
 paper's verbal explanations (NMIFS picks X^2 second because h(X^2) < 0; MIFS-U stops on h(X) = 0;
 QMIFS's mixed indeterminations at step 3; the beta = 0 order by MI with the class; ...).
 """
@@ -17,12 +17,12 @@ import mpmath
 import pytest
 
 import exact_values_fixture as fixture
-from orderings.explain import explain, to_json
-from orderings.greedy import select
-from orderings.methods import get_method
-from reports.paper_data import load as load_paper_tables
-from theory.extended import xr
-from theory.values import ScenarioValues
+from fstheory.orderings.explain import explain, to_json
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import get_method
+from fstheory.reports.paper_data import load as load_paper_tables
+from fstheory.theory.extended import xr
+from fstheory.theory.values import ScenarioValues
 
 PAPER = load_paper_tables()
 #: one dict per (printed row, beta): scenario, k, method, beta, printed, heading, table
@@ -49,7 +49,7 @@ def printed_numeric(scenario: str, row: str, column: str) -> str:
 
 
 def paper_values(scenario: str, k: str) -> ScenarioValues:
-    """The engine's exact values (scenarios.evaluate) at the paper's parameters (a=3, b=1, d=2,
+    """The engine's exact values (fstheory.scenarios.evaluate) at the paper's parameters (a=3, b=1, d=2,
     delta=1/2, sigma=1)."""
     return fixture.evaluated(scenario, k=k)
 
@@ -57,7 +57,7 @@ def paper_values(scenario: str, k: str) -> ScenarioValues:
 @pytest.mark.parametrize("scenario", ["uniform", "normal"])
 @pytest.mark.parametrize("k", ["0.2", "0.8"])
 def test_engine_values_agree_with_the_closed_forms_of_the_fixture(scenario, k):
-    """The orderings' inputs, derived twice: scenarios.evaluate and the closed forms written out
+    """The orderings' inputs, derived twice: fstheory.scenarios.evaluate and the closed forms written out
     in tests/exact_values_fixture.py (MI(Y^2,X-Y) of Scenario II there is a double-precision
     quadrature, hence the 1e-13 there; 1e-25 elsewhere)."""
     v = paper_values(scenario, k)

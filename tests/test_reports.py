@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reports import paper_data, tables, verify
-from scenarios.declaration import ClassRule, Feature, Parameter, ParameterError, Scenario
-from scenarios.symbols import X, Y, k
-from theory.laws import Uniform
+from fstheory.reports import paper_data, tables, verify
+from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, ParameterError, Scenario
+from fstheory.scenarios.symbols import X, Y, k
+from fstheory.theory.laws import Uniform
 
 REPORTS = Path(tables.__file__).parent
 HAND_WRITTEN = {"errata.md"}
@@ -168,9 +168,9 @@ def test_paper_verification_passes_with_the_documented_errata(verified):
 
 def test_printed_sn_expression_is_two_mi_minus_ln2(verified):
     """E2: the printed E[ln(2 Phi(-A0/k) Phi(A1/k))] evaluated by quadrature = 2 MI - ln 2."""
-    from reports.compute import values_at
-    from reports.printed_forms import sn_product
-    from scenarios.registry import get_scenario
+    from fstheory.reports.compute import values_at
+    from fstheory.reports.printed_forms import sn_product
+    from fstheory.scenarios.registry import get_scenario
 
     s = get_scenario("normal")
     mi = values_at(s, {"k": "0.2"}, 30).mi_class[0].value
@@ -294,8 +294,8 @@ def test_main_writes_verification_and_returns_the_exit_code(tmp_path, capsys):
 
 
 def test_printed_forms_are_parsed_not_evaluated(tmp_path):
-    from reports.printed_forms import FormError, parse
-    from scenarios.registry import get_scenario
+    from fstheory.reports.printed_forms import FormError, parse
+    from fstheory.scenarios.registry import get_scenario
 
     with pytest.raises(FormError, match="unknown name '__import__'"):
         parse("__import__('os').system('true')", get_scenario("uniform"))
@@ -304,8 +304,8 @@ def test_printed_forms_are_parsed_not_evaluated(tmp_path):
 def test_errata_t1_square_entropy_turns_negative_before_one_over_2_pi_e():
     """errata.md T1: h(Y^2) = (1 + ln pi - gamma)/2 + ln sigma^2 < 0 for sigma^2 < 0.45669, while
     the paper names 1/(2 pi e) = 0.0585 as the threshold for negative entropies."""
-    from reports.compute import values_at
-    from scenarios.registry import get_scenario
+    from fstheory.reports.compute import values_at
+    from fstheory.scenarios.registry import get_scenario
 
     s = get_scenario("normal")
     below = values_at(s, {"k": "0.2", "sigma": "0.67"}, 15)  # sigma^2 = 0.4489

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from scenarios.declaration import ParameterError
-from scenarios.overrides import bind_from_cli, merge_overrides, parse_param_assignments
-from scenarios.registry import get_scenario, load_scenario_file, resolve_scenario, scenario_names
-from scenarios.scenario_file import (
+from fstheory.scenarios.declaration import ParameterError
+from fstheory.scenarios.overrides import bind_from_cli, merge_overrides, parse_param_assignments
+from fstheory.scenarios.registry import get_scenario, load_scenario_file, resolve_scenario, scenario_names
+from fstheory.scenarios.scenario_file import (
     MAX_FILE_BYTES,
     ScenarioFileError,
     describe,
@@ -23,7 +23,7 @@ from scenarios.scenario_file import (
     shipped_scenario_files,
     shipped_scenario_path,
 )
-from theory.laws import Laplace
+from fstheory.theory.laws import Laplace
 
 DATA = Path(__file__).parent / "data"
 BAD = DATA / "bad_scenarios"

@@ -8,10 +8,10 @@ two routes. Scenario II's values are derived from the laws in both versions.
 import mpmath
 import pytest
 
-from scenarios.evaluate import evaluate
-from scenarios.overrides import bind_from_cli
-from scenarios.registry import get_scenario
-from scenarios.scenario_file import load_scenario_file, shipped_scenario_path
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.overrides import bind_from_cli
+from fstheory.scenarios.registry import get_scenario
+from fstheory.scenarios.scenario_file import load_scenario_file, shipped_scenario_path
 
 DIGITS = 25
 
@@ -51,7 +51,7 @@ ROWS = [("mifs", "0"), ("mifs", "0.4"), ("mifs-u", "0"), ("mifs-u", "0.4"), ("mi
 @pytest.mark.parametrize("name", ["uniform", "normal"])
 def test_toml_scenario_gives_builtin_orderings(name):
     """Same orderings (and the same stops, with the same indeterminate forms) from the files."""
-    from orderings.greedy import select
+    from fstheory.orderings.greedy import select
 
     builtin = evaluate(bind_from_cli(get_scenario(name), {"k": "0.2"}), DIGITS)
     from_file = evaluate(

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from scenarios.evaluate import evaluate
-from scenarios.registry import get_scenario
-from theory.numeric import NumericRoute
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.numeric import NumericRoute
 
 AGREE = mpmath.mpf(10) ** -25
 
@@ -91,7 +91,7 @@ def test_mi_with_the_class_by_monte_carlo(k):
 
 
 def test_scenario_three_orderings_of_the_stable_methods():
-    from orderings.order import order
+    from fstheory.orderings.order import order
 
     bound = get_scenario("laplace").bind(k="0.2")
     for method, beta in (("mifs", "1"), ("mrmr", None), ("maxmifs", None)):

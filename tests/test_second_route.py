@@ -12,10 +12,10 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from scenarios.derive import derive
-from scenarios.evaluate import evaluate
-from scenarios.registry import get_scenario
-from theory.numeric import NumericRoute
+from fstheory.scenarios.derive import derive
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.numeric import NumericRoute
 
 REF = json.loads((Path(__file__).parent / "data" / "second_route_reference.json").read_text())
 CASES = REF["cases"]

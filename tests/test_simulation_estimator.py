@@ -1,4 +1,4 @@
-"""The histogram estimator (simulation.estimator) against exact values and against a plain
+"""The histogram estimator (fstheory.simulation.estimator) against exact values and against a plain
 loop over sklearn.metrics.mutual_info_score on the same binned data."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import mutual_info_score
 
-from scenarios.evaluate import evaluate
-from scenarios.registry import get_scenario
-from simulation.estimator import (
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.simulation.estimator import (
     BinnedBatch,
     entropy_from_counts,
     n_bins,
@@ -19,8 +19,8 @@ from simulation.estimator import (
     pair_indices,
     pairwise_mi,
 )
-from simulation.options import EstimatorOptions
-from simulation.sampler import ScenarioSampler
+from fstheory.simulation.options import EstimatorOptions
+from fstheory.simulation.sampler import ScenarioSampler
 
 N_LARGE = 250_000  # m = 500 bins
 

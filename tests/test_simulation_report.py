@@ -1,4 +1,4 @@
-"""Outputs of the study (simulation.report): files, the comparison with the printed table."""
+"""Outputs of the study (fstheory.simulation.report): files, the comparison with the printed table."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import csv
 
 import pytest
 
-from scenarios.registry import get_scenario
-from simulation.report import (
+from fstheory.scenarios.registry import get_scenario
+from fstheory.simulation.report import (
     frequency_comparison,
     paper_values,
     write_all_frequencies,
@@ -15,7 +15,7 @@ from simulation.report import (
     write_frequency_table,
     write_mean_table,
 )
-from simulation.study import mean_estimates, run_study
+from fstheory.simulation.study import mean_estimates, run_study
 
 
 @pytest.fixture(scope="module")

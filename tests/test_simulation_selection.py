@@ -1,4 +1,4 @@
-"""The float greedy (simulation.selection) against the exact greedy of orderings on the paper's
+"""The float greedy (fstheory.simulation.selection) against the exact greedy of orderings on the paper's
 exact values, and its tie and NaN rules."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from orderings.greedy import select
-from orderings.methods import method_names
-from scenarios.evaluate import evaluate
-from scenarios.registry import get_scenario
-from simulation.options import SelectionOptions
-from simulation.selection import FloatValues, greedy, pair_hits, pick
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import method_names
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.simulation.options import SelectionOptions
+from fstheory.simulation.selection import FloatValues, greedy, pair_hits, pick
 
 
 def _float_view(values, reps=3):

@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from simulation.errors import SimulationInputError
-from simulation.study import (
+from fstheory.simulation.errors import SimulationInputError
+from fstheory.simulation.study import (
     PAPER_ROWS,
     chunk_plan,
     chunk_size,

@@ -5,11 +5,11 @@ import mpmath
 import pytest
 import sympy as sp
 
-from scenarios.declaration import ParameterError
-from scenarios.derive import derive
-from scenarios.evaluate import evaluate
-from scenarios.registry import get_scenario
-from theory.numeric import NumericRoute
+from fstheory.scenarios.declaration import ParameterError
+from fstheory.scenarios.derive import derive
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.numeric import NumericRoute
 
 TOL = mpmath.mpf(10) ** -28
 
@@ -171,9 +171,9 @@ def test_quantities_out_of_reach_are_reported_not_guessed():
     with X are 'not computed' (and cannot be chosen by an ordering), the rest is computed."""
     from pathlib import Path
 
-    from orderings.greedy import select
-    from scenarios.scenario_file import load_scenario_file
-    from theory.extended import Form
+    from fstheory.orderings.greedy import select
+    from fstheory.scenarios.scenario_file import load_scenario_file
+    from fstheory.theory.extended import Form
 
     s = load_scenario_file(Path(__file__).parent / "data" / "product_feature.toml")
     v = evaluate(s.bind(k="0.3"), 15)

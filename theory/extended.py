@@ -23,7 +23,7 @@ needs the convention below.
 
 Examples
 --------
->>> from theory.extended import xr, POS_INF
+>>> from fstheory.theory.extended import xr, POS_INF
 >>> h = xr(0, "h(X)")
 >>> mi = xr("0.5", "MI(X,X-Y)")
 >>> (mi / h).is_pos_inf

@@ -19,14 +19,14 @@
   expectation E[ln 2 Phi(lambda A)], A ~ SN(0, 1, lambda) (Section 6, Scenario II).
 
 All functions take and return sympy expressions (parameters may be symbols); ``None`` means "no
-closed form known here": the caller then uses the numerical route (:mod:`theory.numeric`).
+closed form known here": the caller then uses the numerical route (:mod:`fstheory.theory.numeric`).
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from theory.laws import (
+from fstheory.theory.laws import (
     Laplace,
     LaplaceSum,
     Law,

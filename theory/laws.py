@@ -1,5 +1,5 @@
 """Univariate laws, declared as in ``sympy.stats``: a density, a support, and what is known in
-closed form (CDF, entropy). Generic machinery (:mod:`theory.numeric`) derives the rest.
+closed form (CDF, entropy). Generic machinery (:mod:`fstheory.theory.numeric`) derives the rest.
 
 A law's parameters are sympy expressions, so a law can be declared once with a scenario's
 symbols (``Uniform(-delta, delta)``) and bound later (``law.subs({delta: Rational(1, 2)})``).

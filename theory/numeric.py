@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from theory.extended import xr
-from theory.laws import Law
+from fstheory.theory.extended import xr
+from fstheory.theory.laws import Law
 
 __all__ = ["NumericRoute", "NumericResult", "NumericUnsupported"]
 

@@ -6,7 +6,7 @@ A :class:`ScenarioValues` holds, for features ``V_1..V_n`` (0-based in code, 1-b
 * ``mi_class[i]``     = MI(C, V_i), the mixed MI with the binary class (paper eq. (mi_cont_disc));
 * ``mi_features[i][j]`` = MI(V_i, V_j), symmetric, +inf on the diagonal;
 
-each an :class:`~theory.extended.ExtendedReal` labelled for explanations ("h(X)", "MI(C,X)",
+each an :class:`~fstheory.theory.extended.ExtendedReal` labelled for explanations ("h(X)", "MI(C,X)",
 "MI(X,X-Y)"). ``provenance`` says, per quantity, how it was obtained (closed form, structure,
 numerical route) so that reports can show it.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from theory.extended import ExtendedReal
+from fstheory.theory.extended import ExtendedReal
 
 __all__ = ["ScenarioValues"]
 
