@@ -1,5 +1,6 @@
 """The fstheory command: JSON shapes, one-line errors with exit code 2, no traceback."""
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -134,3 +135,22 @@ def test_help_texts_say_what_the_options_take(capsys):
     assert out.startswith("usage: fstheory [-h] [--version] [--debug] COMMAND ...\n\nExact entropies")
     for command in ("values", "order", "tables", "verify", "simulate", "simulate-study"):
         assert f"    {command}" in out
+
+
+def test_an_ordering_stopped_by_a_value_not_computed_exits_3(capsys, monkeypatch):
+    """Contract: exit code 3 when a value needed to decide a step is not computed."""
+    from fstheory.scenarios import evaluate
+    from fstheory.theory.extended import ExtendedReal, Form, POS_INF, xr
+    from fstheory.theory.values import ScenarioValues
+
+    unknown = ExtendedReal.indeterminate(Form.NOT_COMPUTED, "outside the numerical route's reach",
+                                         label="MI(B,A)")
+    values = ScenarioValues("synthetic", {}, ("A", "B"), (xr(1), xr(1)), (xr("0.5"), xr("0.25")),
+                            ((POS_INF, unknown), (unknown, POS_INF)), digits=10)
+    monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: values)
+    code, out, err = run(capsys, "order", "--k", "0.2", "--method", "mrmr")
+    assert (code, err) == (3, "")
+    assert out.splitlines()[1] == "A -- stopped after 1: B not computed"
+    monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: dataclasses.replace(
+        values, mi_features=((POS_INF, xr(0)), (xr(0), POS_INF))))
+    assert run(capsys, "order", "--k", "0.2", "--method", "mrmr")[0] == 0
