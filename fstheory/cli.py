@@ -131,9 +131,9 @@ def _digits_arg(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--digits", default="30", help=f"{what}, 1-100 (default: 30)")
 
 
-def _ints(p: argparse.ArgumentParser, reps_default: int) -> None:
-    p.add_argument("--reps", default=str(reps_default),
-                   help=f"replications per sample size (default: {reps_default})")
+def _study_run_args(p: argparse.ArgumentParser) -> None:
+    """Options shared by simulate and simulate-study (the paper ran 5000 replications)."""
+    p.add_argument("--reps", default="5000", help="replications per sample size (default: 5000)")
     p.add_argument("--seed", default="0", help="seed of the random streams (default: 0)")
     p.add_argument("--jobs", default="1",
                    help="local worker processes (default: 1; at most the number of chunks of "
@@ -145,6 +145,7 @@ def _ints(p: argparse.ArgumentParser, reps_default: int) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from fstheory.orderings.methods import METHODS
+    from fstheory.simulation import options as so
 
     names = _scenario_list()
     parser = _Parser(prog="fstheory", description=DESCRIPTION, epilog=EPILOG,
@@ -207,9 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", default="0.2,0.8", help="class weights, comma separated (default: 0.2,0.8)")
     p.add_argument("--sizes", default="50,100,500,1000,5000",
                    help="sample sizes, comma separated (default: 50,100,500,1000,5000)")
-    _ints(p, 5000)
-    from fstheory.simulation import options as so
-
+    _study_run_args(p)
     defaults = so.EstimatorOptions()
     choices = (("joint", so.JOINT_GRIDS), ("conditional", so.CONDITIONALS), ("edges", so.EDGES))
     p.add_argument("--estimator", action="append", default=[], metavar="NAME=VALUE",
@@ -230,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="reports/simulation",
                    help="output directory; its generated files are replaced all at once when "
                         "the study is done (default: reports/simulation)")
-    _ints(p, 5000)
+    _study_run_args(p)
     p.set_defaults(func=_cmd_simulate_study)
     return parser
 
