@@ -1,52 +1,246 @@
 """The ``fstheory`` command: parse, validate, call, print. No mathematics here.
 
-Every user error (an unknown scenario or method, a parameter outside its range, a malformed
-scenario file) ends in one line ``fstheory: error: ...`` on stderr and exit code 2.
+Exit codes (also in the README): 0 success; 1 an internal error (one line asking for a report,
+the traceback with ``--debug``); 2 bad input (one line ``fstheory: error: ...`` naming the
+parameter, or the file and line: every :class:`fstheory.errors.UserInputError`); 3 an ordering
+that stopped because a value it needed is not computed; 130 interrupted (Ctrl-C); 143
+terminated (SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
+import signal
 import sys
+import threading
+import traceback
 
-from fstheory.scenarios.declaration import ParameterError
+from fstheory.errors import UserInputError
 
+EXIT_OK = 0
+EXIT_INTERNAL = 1
 EXIT_USAGE = 2
+EXIT_NOT_COMPUTED = 3
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+DESCRIPTION = """\
+Exact entropies and mutual informations of analytic scenarios (continuous features, a binary
+class), the true feature orderings of eight mutual-information feature-selection methods, the
+theoretical tables of Pascoal, Oliveira, Pacheco and Valadas, "Theoretical Evaluation of Feature
+Selection Methods based on Mutual Information", checked cell by cell, and the paper's Monte Carlo
+study."""
+
+EPILOG = """\
+exit codes: 0 success; 1 internal error (please report it; --debug shows the traceback);
+2 bad input (one line naming the parameter, or the file and line); 3 an ordering stopped at a
+value that is not computed; 130 interrupted.
+Python API: import fstheory; fstheory.scenario("uniform", k="0.2").values() (see the README)."""
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump) and exit code 2."""
+    """argparse with one-line errors (no usage dump) raised as bad input (exit code 2)."""
 
     def error(self, message):  # noqa: D401 - argparse API
-        raise ParameterError(message)
+        raise _UsageError(message)
 
 
-def _add_scenario_args(p: argparse.ArgumentParser) -> None:
+class _UsageError(UserInputError):
+    """A command line argparse cannot read."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM received (a BaseException, like KeyboardInterrupt, so cleanup code runs)."""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fstheory")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled checkout
+        return "unknown (not installed)"
+
+
+#: an argument that reads as a negative number ('-1e-3', '-.5', '-1/3'): a value, not an option
+_NEGATIVE_NUMBER = re.compile(r"-\.?\d")
+
+
+def normalize_argv(argv: list[str]) -> tuple[list[str], bool]:
+    """Prepare a command line for argparse; return it and whether ``--debug`` was given.
+
+    ``--a -1e-3`` becomes ``--a=-1e-3`` (argparse takes ``-1e-3`` for an option and would
+    say "expected one argument"), and ``--debug`` may stand anywhere.
+
+    >>> normalize_argv(["values", "--a", "-1e-3", "--debug", "--k", "0.2"])
+    (['values', '--a=-1e-3', '--k', '0.2'], True)
+    """
+    out: list[str] = []
+    debug = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            out.extend(argv[i:])
+            break
+        if arg == "--debug":
+            debug = True
+        elif (arg.startswith("--") and "=" not in arg and i + 1 < len(argv)
+              and _NEGATIVE_NUMBER.match(argv[i + 1])):
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 1
+        else:
+            out.append(arg)
+        i += 1
+    return out, debug
+
+
+# ----- options ------------------------------------------------------------------------------------
+
+
+def _scenario_list() -> str:
+    from fstheory.scenarios.registry import scenario_names
+
+    return ", ".join(scenario_names())
+
+
+def _add_scenario_args(p: argparse.ArgumentParser, names: str) -> None:
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--scenario", default=None, help="uniform (Scenario I) or normal (Scenario II)")
+    src.add_argument("--scenario", default=None, metavar="NAME",
+                     help=f"a registered scenario: {names} (default: uniform)")
     src.add_argument("--scenario-file", default=None, metavar="FILE",
-                     help="a TOML scenario declaration (see docs/adding-a-scenario.md)")
+                     help="a TOML scenario declaration instead (see docs/adding-a-scenario.md; "
+                          "default: none)")
     p.add_argument("--k", default=None,
-                   help="class weight k in [0, 1] (required unless the scenario declares a default)")
-    for name, hint in (("delta", "uniform half-width > 0 (default 0.5)"),
-                       ("sigma", "normal standard deviation > 0 (default 1)"),
-                       ("a", "slope of aX+b, != 0 (default 3)"),
-                       ("b", "intercept of aX+b (default 1)"),
-                       ("d", "shift of W+d (default 2)")):
+                   help="class weight k in [0, 1] (default: the scenario's; required when it "
+                        "declares none)")
+    for name, hint in (("delta", "uniform half-width > 0 (default: the scenario's, 0.5)"),
+                       ("sigma", "normal standard deviation > 0 (default: the scenario's, 1)"),
+                       ("a", "slope of aX+b, != 0 (default: the scenario's, 3)"),
+                       ("b", "intercept of aX+b (default: the scenario's, 1)"),
+                       ("d", "shift of W+d (default: the scenario's, 2)")):
         p.add_argument(f"--{name}", default=None, help=hint)
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="set any declared parameter (repeatable)")
+                   help="set any declared parameter, repeatable (default: none)")
+
+
+def _digits_arg(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--digits", default="30", help=f"{what}, 1-100 (default: 30)")
+
+
+def _study_run_args(p: argparse.ArgumentParser) -> None:
+    """Options shared by simulate and simulate-study (the paper ran 5000 replications)."""
+    p.add_argument("--reps", default="5000", help="replications per sample size (default: 5000)")
+    p.add_argument("--seed", default="0", help="seed of the random streams (default: 0)")
+    p.add_argument("--jobs", default="1",
+                   help="local worker processes (default: 1; at most the number of chunks of "
+                        "work and two per core are started)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a dask.distributed scheduler address, e.g. tcp://host:8786, to run on "
+                        "instead of local processes (default: none)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from fstheory.orderings.methods import METHODS
+    from fstheory.simulation import options as so
+
+    names = _scenario_list()
+    parser = _Parser(prog="fstheory", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    parser.add_argument("--version", action="version", version=f"fstheory {_version()}")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, print the traceback (may stand anywhere)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".",
+                              allow_abbrev=False)
+
+    p = command("values", "entropies and MIs of a scenario, to N digits")
+    _add_scenario_args(p, names)
+    _digits_arg(p, "significant digits")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_values)
+
+    p = command("order", "true feature ordering of a method (exact values, greedy rules)")
+    _add_scenario_args(p, names)
+    p.add_argument("--method", required=True,
+                   help=f"one of {', '.join(METHODS)} (required)")
+    p.add_argument("--beta", default=None,
+                   help="beta in [0, 1], required by mifs and mifs-u, refused by the others "
+                        "(default: none)")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="at beta = 0 (mifs, mifs-u only): 'explicit' (0*inf is indeterminate, "
+                        "the paper's tables) or 'drop' (the redundancy term is left out) "
+                        "(default: explicit)")
+    p.add_argument("--reading", default=None,
+                   help="'table' or 'text' written form of the objective (default: the "
+                        "method's, see docs/orderings.md)")
+    _digits_arg(p, "working digits of the exact values")
+    p.add_argument("--explain", action="store_true", help="a readable account of every step")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_order)
+
+    p = command("tables", "regenerate the theoretical tables (Markdown, LaTeX, CSV, JSON)")
+    p.add_argument("--out", default="reports",
+                   help="output directory; its generated files are replaced all at once when "
+                        "every table is computed (default: reports)")
+    _digits_arg(p, "significant digits")
+    p.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                   help=f"scenario to include, repeatable: {names} (default: all of them)")
+    p.set_defaults(func=_cmd_tables)
+
+    p = command("verify", "check every printed cell of the paper against the engine")
+    p.add_argument("--out", default="reports",
+                   help="directory of verification.md (default: reports)")
+    _digits_arg(p, "working digits")
+    p.set_defaults(func=_cmd_verify)
+
+    p = command("simulate", "the Monte Carlo study of Section 8 (frequencies of "
+                            "relevance-optimal first pairs)")
+    p.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                   help=f"scenario, repeatable: {names} (default: uniform and normal)")
+    p.add_argument("--scenario-file", action="append", default=[], metavar="FILE",
+                   help="a TOML scenario declaration, repeatable (default: none)")
+    p.add_argument("--k", default="0.2,0.8", help="class weights, comma separated (default: 0.2,0.8)")
+    p.add_argument("--sizes", default="50,100,500,1000,5000",
+                   help="sample sizes, comma separated (default: 50,100,500,1000,5000)")
+    _study_run_args(p)
+    defaults = so.EstimatorOptions()
+    choices = (("joint", so.JOINT_GRIDS), ("conditional", so.CONDITIONALS), ("edges", so.EDGES))
+    p.add_argument("--estimator", action="append", default=[], metavar="NAME=VALUE",
+                   help="histogram estimator option, repeatable: "
+                        + ", ".join(f"{n}={'|'.join(a)}" for n, a in choices)
+                        + " (default: "
+                        + ", ".join(f"{n}={getattr(defaults, n)}" for n, _ in choices)
+                        + "; see the module fstheory.simulation.options)")
+    p.add_argument("--ties", default="exact",
+                   help=f"near-tie rule of the selection, {'|'.join(so.TIES)}: 'exact' compares "
+                        f"the float objectives plainly, 'relative' ties those within "
+                        f"{so.SelectionOptions().rtol:g} (relative) of the best and the lower "
+                        f"feature index wins (default: exact)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = command("simulate-study", "the full Monte Carlo study and its reports")
+    p.add_argument("--out", default="reports/simulation",
+                   help="output directory; its generated files are replaced all at once when "
+                        "the study is done (default: reports/simulation)")
+    _study_run_args(p)
+    p.set_defaults(func=_cmd_simulate_study)
+    return parser
+
+
+# ----- commands -------------------------------------------------------------------------------------
 
 
 def _digits(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {text!r})")
-    if not 1 <= n <= 100:
-        raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {n})")
-    return n
+    from fstheory.user_numbers import parse_integer
+
+    return parse_integer(text, "digits", 1, 100)
 
 
 def _bound_from_args(args):
@@ -59,7 +253,10 @@ def _bound_from_args(args):
     )
     from fstheory.scenarios.registry import resolve_scenario
 
-    name = None if args.scenario_file else (args.scenario or "uniform")
+    if args.scenario_file is not None:
+        name = None
+    else:
+        name = "uniform" if args.scenario is None else args.scenario
     scenario = resolve_scenario(name, args.scenario_file)
     named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
     return bind_from_cli(scenario, merge_overrides(named, parse_param_assignments(args.param)))
@@ -76,7 +273,18 @@ def _cmd_values(args) -> int:
         print(json.dumps(values_json(values, digits)))
     else:
         print(values_text(values, digits))
-    return 0
+    return EXIT_OK
+
+
+def stopped_at_not_computed(result) -> bool:
+    """Whether an ordering stopped at a candidate whose value is not computed (exit code 3)."""
+    from fstheory.theory.extended import Form
+
+    return result.stop is not None and any(
+        c.value.is_indeterminate and (c.value.form is Form.NOT_COMPUTED
+                                      or any(t.form is Form.NOT_COMPUTED for t in c.indeterminate_terms))
+        for c in result.stop.candidates
+    )
 
 
 def _cmd_order(args) -> int:
@@ -93,7 +301,7 @@ def _cmd_order(args) -> int:
         print(explain(result))
     else:
         print(summary(result))
-    return 0
+    return EXIT_NOT_COMPUTED if stopped_at_not_computed(result) else EXIT_OK
 
 
 def _cmd_tables(args) -> int:
@@ -125,6 +333,8 @@ def _progress_bar(label: str):
 
 
 def _estimator_options(items) -> dict:
+    from fstheory.scenarios.declaration import ParameterError
+
     out = {}
     for item in items:
         if "=" not in item:
@@ -134,132 +344,97 @@ def _estimator_options(items) -> dict:
     return out
 
 
+def _study_ints(args) -> dict:
+    from fstheory.simulation.study import MAX_REPS
+    from fstheory.user_numbers import parse_integer
+
+    return {"reps": parse_integer(args.reps, "reps", 1, MAX_REPS),
+            "seed": parse_integer(args.seed, "seed", 0, 2**63 - 1),
+            "jobs": parse_integer(args.jobs, "jobs", 1, 1024)}
+
+
 def _cmd_simulate(args) -> int:
     from fstheory.scenarios.scenario_file import load_scenario_file
     from fstheory.simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
 
-    scenarios = (args.scenario or []) + [load_scenario_file(f) for f in args.scenario_file]
+    scenarios = args.scenario + [load_scenario_file(f) for f in args.scenario_file]
     out = simulate(
         scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
-        sizes=parse_sizes(args.sizes), reps=args.reps, seed=args.seed, jobs=args.jobs,
+        sizes=parse_sizes(args.sizes), **_study_ints(args),
         scheduler=args.scheduler, estimator=_estimator_options(args.estimator), ties=args.ties,
         progress=_progress_bar("simulate"),
     )
     if args.json:
         print(json.dumps(out))
-        return 0
+        return EXIT_OK
     print(f"{'scenario':<9} {'k':>4} {'n':>5}  {'method':<8} {'beta':>4}  frequency (se)")
     for r in out["rows"]:
         beta = "" if r["beta"] is None else r["beta"]
         print(f"{r['scenario']:<9} {r['k']:>4} {r['n']:>5}  {r['method']:<8} {beta:>4}  "
               f"{r['frequency']:.4f} ({r['se']:.4f})")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_simulate_study(args) -> int:
     from fstheory.simulation.report import reproduce
 
-    s = reproduce(out=args.out, seed=args.seed, reps=args.reps, jobs=args.jobs,
-                  scheduler=args.scheduler, progress=_progress_bar("study"))
+    s = reproduce(out=args.out, **_study_ints(args), scheduler=args.scheduler,
+                  progress=_progress_bar("study"))
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within Monte Carlo error; "
           f"outputs in {s['out']}")
-    return 0
+    return EXIT_OK
 
 
-def _int(name: str, low: int):
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            v = None
-        if v is None or v < low:
-            raise argparse.ArgumentTypeError(
-                f"parameter '{name}' must be an integer >= {low} (got {text!r})")
-        return v
-
-    return parse
+# ----- the entry point --------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="fstheory", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+def _raise_terminated(signum, frame):
+    raise _Terminated()
 
-    p = sub.add_parser("values", help="entropies and MIs of a scenario, to N digits")
-    _add_scenario_args(p)
-    p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=_cmd_values)
 
-    p = sub.add_parser("order", help="true feature ordering of a method (exact values, greedy rules)")
-    _add_scenario_args(p)
-    p.add_argument("--method", required=True,
-                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
-    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
-    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
-                   help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
-    p.add_argument("--reading", default=None,
-                   help="'table' or 'text' grouping of the objective (default: the method's)")
-    p.add_argument("--digits", default="30", help="working digits of the exact values (default 30)")
-    p.add_argument("--explain", action="store_true", help="a readable account of every step")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=_cmd_order)
-
-    p = sub.add_parser("tables", help="regenerate the theoretical tables (Markdown, LaTeX, CSV, JSON)")
-    p.add_argument("--out", default="reports", help="output directory (default: reports)")
-    p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
-    p.add_argument("--scenario", action="append", default=[], metavar="NAME",
-                   help="scenario to include, repeatable (default: every registered scenario)")
-    p.set_defaults(func=_cmd_tables)
-
-    p = sub.add_parser("verify", help="check every printed cell of the paper against the engine")
-    p.add_argument("--out", default="reports", help="where verification.md is written")
-    p.add_argument("--digits", default="30", help="working digits (default 30)")
-    p.set_defaults(func=_cmd_verify)
-
-    p = sub.add_parser("simulate", help="the Monte Carlo study of Section 8 (frequencies of "
-                                         "relevance-optimal first pairs)")
-    p.add_argument("--scenario", action="append", help="uniform, normal, ... (repeatable)")
-    p.add_argument("--scenario-file", action="append", default=[], metavar="FILE")
-    p.add_argument("--k", default="0.2,0.8", help="class weights, comma separated")
-    p.add_argument("--sizes", default="50,100,500,1000,5000", help="sample sizes, comma separated")
-    p.add_argument("--reps", type=_int("reps", 1), default=5000)
-    p.add_argument("--seed", type=_int("seed", 0), default=0)
-    p.add_argument("--jobs", type=_int("jobs", 1), default=1)
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a dask.distributed scheduler (joblib's dask backend)")
-    p.add_argument("--estimator", action="append", default=[], metavar="NAME=VALUE",
-                   help="estimator option, e.g. joint=product (see simulation/options.py)")
-    p.add_argument("--ties", default="exact", help="exact or tolerance (near-tie rule)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_simulate)
-
-    p = sub.add_parser("simulate-study", help="the full study and its reports")
-    p.add_argument("--out", default="reports/simulation")
-    p.add_argument("--reps", type=_int("reps", 1), default=5000)
-    p.add_argument("--seed", type=_int("seed", 0), default=0)
-    p.add_argument("--jobs", type=_int("jobs", 1), default=1)
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS")
-    p.set_defaults(func=_cmd_simulate_study)
-    return parser
+def _internal_error_line(exc: BaseException, argv: list[str]) -> str:
+    detail = str(exc).strip().splitlines()
+    detail = f": {detail[0][:200]}" if detail else ""
+    command = shlex.join(["fstheory", *argv])
+    return (f"fstheory: internal error ({type(exc).__name__}{detail}), a bug in fstheory: please "
+            f"report it with the command `{command}` (add --debug for the traceback)")
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args_in, debug = normalize_argv(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    old_term = signal.signal(signal.SIGTERM, _raise_terminated) if in_main_thread else None
     try:
-        args = parser.parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(args_in)
         if not getattr(args, "func", None):
             parser.print_help()
             return EXIT_USAGE
         return args.func(args)
-    except ParameterError as exc:
+    except UserInputError as exc:
         print(f"fstheory: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ValueError as exc:  # validation errors of the engine's public functions
-        print(f"fstheory: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        print("fstheory: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except _Terminated:
+        print("fstheory: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:  # output piped into a pager or `head` that closed early
         sys.stderr.close()
-        return 0
+        return EXIT_OK
+    except Exception as exc:
+        if debug:
+            traceback.print_exc()
+        print(_internal_error_line(exc, argv), file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 if __name__ == "__main__":

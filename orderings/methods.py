@@ -62,6 +62,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Mapping
 
+from fstheory.errors import UserInputError
+from fstheory.user_numbers import NumberTextError, parse_rational
+
 __all__ = [
     "MethodError",
     "Reading",
@@ -78,7 +81,7 @@ READINGS = ("table", "text")
 ZERO_BETA = ("explicit", "drop")
 
 
-class MethodError(ValueError):
+class MethodError(UserInputError):
     """Bad method input: unknown method, beta outside [0, 1], beta where none is taken, ..."""
 
 
@@ -92,13 +95,17 @@ def parse_beta(beta, method: str = "the method") -> Fraction:
                 raise ValueError
             value = Fraction(repr(beta))
         elif isinstance(beta, str):
-            value = Fraction(beta.strip())
+            value = parse_rational(beta, "beta")  # limits on the exponent, ASCII digits
         else:
             value = Fraction(beta)
+    except NumberTextError as exc:
+        if not exc.malformed:  # out of the limits, or non-ASCII digits: say which
+            raise MethodError(f"{exc} (beta of {method} is a number in [0, 1])") from None
+        value = None
     except (ValueError, TypeError, ZeroDivisionError):
-        raise MethodError(
-            f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})"
-        ) from None
+        value = None
+    if value is None:
+        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
     if not 0 <= value <= 1:
         raise MethodError(f"parameter 'beta' of {method} must be in [0, 1] (got {beta})")
     return value

@@ -9,18 +9,19 @@
 from __future__ import annotations
 
 from fstheory.orderings.greedy import SelectionResult, select
-from fstheory.orderings.methods import get_method
+from fstheory.orderings.methods import MethodError, get_method
 
 __all__ = ["order"]
 
 
 def order(bound, method: str, beta=None, *, reading: str | None = None,
-          zero_beta: str = "explicit", digits: int = 30) -> SelectionResult:
+          zero_beta: str = "explicit", digits: int = 30, values=None) -> SelectionResult:
     """Greedy ordering of ``bound``'s features by ``method`` on exact values.
 
     The method options are checked first (before the values are computed), so bad input fails
     fast with :class:`fstheory.orderings.methods.MethodError` (a ``ValueError``): unknown method, beta
-    missing / outside [0, 1] / given to a method without beta, bad ``reading`` or ``zero_beta``.
+    missing / outside [0, 1] / given to a method without beta, bad ``reading`` or ``zero_beta``,
+    ``zero_beta="drop"`` for a method without beta.
 
     Parameters
     ----------
@@ -30,9 +31,18 @@ def order(bound, method: str, beta=None, *, reading: str | None = None,
         As in :func:`fstheory.orderings.greedy.select`.
     digits : int
         Significant digits of the values (``fstheory.scenarios.evaluate.evaluate``).
+    values : fstheory.theory.values.ScenarioValues, optional
+        ``evaluate(bound, digits)`` when the caller already has it (the Python API keeps it).
     """
     from fstheory.scenarios.evaluate import evaluate
 
     m = get_method(method)
     m.check(beta, reading, zero_beta)
-    return select(evaluate(bound, digits), m, beta, reading=reading, zero_beta=zero_beta)
+    if zero_beta != "explicit" and not m.has_beta:
+        raise MethodError(
+            f"parameter 'zero_beta' = {zero_beta!r} applies only to methods with beta (mifs, "
+            f"mifs-u); {m.display} has no beta"
+        )
+    if values is None:
+        values = evaluate(bound, digits)
+    return select(values, m, beta, reading=reading, zero_beta=zero_beta)

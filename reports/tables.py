@@ -34,9 +34,10 @@ from fstheory.reports import general_tables as gt
 from fstheory.reports import mi_tables as mt
 from fstheory.reports import numeric_tables as nt
 from fstheory.reports import ordering_tables as ot
+from fstheory.reports.atomic import staged_output
 from fstheory.reports.compute import K_VALUES
 from fstheory.reports.render import csv_text, json_text, write_text
-from fstheory.scenarios.declaration import Scenario
+from fstheory.scenarios.declaration import ParameterError, Scenario
 from fstheory.scenarios.registry import get_scenario
 
 __all__ = ["PAPER_SCENARIOS", "DEFAULT_OUT", "generate", "resolve_scenarios", "main"]
@@ -57,7 +58,7 @@ def resolve_scenarios(scenarios=None) -> list[Scenario]:
         out.append(s if isinstance(s, Scenario) else get_scenario(s))
     names = [s.name for s in out]
     if len(set(names)) != len(names):
-        raise ValueError(f"scenario listed twice: {', '.join(names)}")
+        raise ParameterError(f"scenario listed twice: {', '.join(names)}")
     return out
 
 
@@ -161,19 +162,34 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
 def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES) -> list[Path]:
     """Write every table under ``out`` (default: :data:`DEFAULT_OUT`); return the files written.
 
+    The files are computed into a staging directory and moved into place only when all are
+    written, the README last (:func:`fstheory.reports.atomic.staged_output`): a failed or
+    interrupted run leaves the previous tables as they were.
+
     Parameters
     ----------
     out : path, optional
-        Output directory (created if missing).
+        Output directory (created if missing; its parent must exist).
     digits : int
         Significant digits of the values (1-100).
     scenarios : list of names or Scenario objects, optional
-        Default :data:`PAPER_SCENARIOS`.
+        Default: every registered scenario.
+
+    Raises
+    ------
+    fstheory.reports.atomic.OutputError
+        If ``out`` cannot be written (checked before anything is computed).
     """
     if not isinstance(digits, int) or not 1 <= digits <= 100:
-        raise ValueError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
-    out = Path(out) if out is not None else DEFAULT_OUT
+        raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
     chosen = resolve_scenarios(scenarios)
+    out = DEFAULT_OUT if out is None else out
+    with staged_output(out) as stage:
+        staged = _write_tables(stage, digits, chosen, ks)
+    return [Path(out) / p.relative_to(stage) for p in staged]
+
+
+def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks) -> list[Path]:
     files = _objective_files(out)
     for s in chosen:
         t = gt.general_table(s)

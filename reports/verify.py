@@ -763,10 +763,11 @@ def render(result: VerificationResult) -> str:
 def main(out=None, digits: int = 30, errata_path=None, data_path=None) -> int:
     """What ``fstheory verify --out DIR`` runs: verify, write DIR/verification.md, print the
     summary line; return the exit code (0 all disagreements documented, 1 otherwise)."""
+    from fstheory.reports.atomic import staged_output
     from fstheory.reports.tables import DEFAULT_OUT
 
-    result = verify(digits, errata_path, data_path)
-    out_dir = Path(out) if out is not None else DEFAULT_OUT
-    write_text(out_dir / "verification.md", render(result))
+    with staged_output(DEFAULT_OUT if out is None else out) as stage:  # out checked first
+        result = verify(digits, errata_path, data_path)
+        write_text(stage / "verification.md", render(result))
     print(result.summary_line())
     return result.exit_code

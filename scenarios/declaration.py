@@ -28,7 +28,9 @@ from typing import Callable, Mapping
 
 import sympy as sp
 
+from fstheory.errors import UserInputError
 from fstheory.theory.laws import Law, LawParameterError
+from fstheory.user_numbers import NumberTextError, parse_rational
 
 __all__ = [
     "ParameterError",
@@ -38,12 +40,13 @@ __all__ = [
     "Scenario",
     "BoundScenario",
     "to_rational",
+    "check_law",
     "param_symbol",
     "param_text",
 ]
 
 
-class ParameterError(ValueError):
+class ParameterError(UserInputError):
     """A scenario parameter that is missing, not a number, or outside its allowed range."""
 
 
@@ -72,6 +75,15 @@ def to_rational(name: str, value) -> sp.Rational:
     """An exact rational from a number or a decimal string ('0.5' -> 1/2, '1e-3' -> 1/1000).
 
     Floats are read through their shortest decimal repr, so 0.2 means 1/5, as a user means it.
+    Strings are read by :func:`fstheory.user_numbers.parse_rational` (ASCII digits, exponent and
+    digit limits, never ``10**exponent`` from an unchecked exponent).
+
+    >>> to_rational("k", "0.2"), to_rational("a", -1e-3), to_rational("k", "1/3")
+    (1/5, -1/1000, 1/3)
+    >>> to_rational("k", "1e5000")
+    Traceback (most recent call last):
+    ...
+    fstheory.scenarios.declaration.ParameterError: parameter 'k': the exponent of '1e5000' is out of range (expected at most 1000 in absolute value)
     """
     if isinstance(value, bool):
         raise ParameterError(f"parameter '{name}' must be a number (got {value!r})")
@@ -90,12 +102,29 @@ def to_rational(name: str, value) -> sp.Rational:
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
     if isinstance(value, str):
-        text = value.strip()
-        if re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", text):
-            return sp.Rational(Fraction(text))
-        if re.fullmatch(r"[+-]?\d+/\d+", text) and not text.endswith("/0"):
-            return sp.Rational(Fraction(text))
+        try:
+            f = parse_rational(value, name)
+        except NumberTextError as exc:
+            raise ParameterError(str(exc)) from None
+        return sp.Rational(f.numerator, f.denominator)
     raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
+
+
+def check_law(law: Law) -> None:
+    """:meth:`Law.check`, after making sure that every parameter that is a number is a finite
+    real one (``1/k`` or ``log(k)`` at k = 0 is not), so that the check can decide.
+
+    Raises
+    ------
+    fstheory.theory.laws.LawParameterError
+        Naming the law and the parameter.
+    """
+    for pname, v in zip(law.param_names, law.params):
+        if v.is_number and (v.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or v.is_extended_real is not True):
+            raise LawParameterError(
+                f"{law.name} law: parameter '{pname}' = {v} is not a finite real number"
+            )
+    law.check()
 
 
 @dataclass(frozen=True)
@@ -268,10 +297,13 @@ class Scenario:
             params[p.name] = p.validate(value)
         subs = {self.symbols[n]: v for n, v in params.items()}
         for sym, law in self.base.items():
+            bound_law = law.subs(subs)
             try:
-                law.subs(subs).check()
+                check_law(bound_law)
             except LawParameterError as exc:
-                raise ParameterError(f"base variable {sym}: {exc}") from None
+                at = ", ".join(f"{n} = {param_text(v)}" for n, v in params.items()
+                               if self.symbols[n] in law.free_symbols)
+                raise ParameterError(f"base variable {sym}: {exc}{f' at {at}' if at else ''}") from None
         for check in self.checks:
             check(params)
         return BoundScenario(self, params)

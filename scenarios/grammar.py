@@ -15,7 +15,8 @@ Grammar (EBNF; ``^`` and ``**`` are the same operator)::
     power      := atom [ ( '^' | '**' ) unary ]                 (right associative)
     atom       := NUMBER | NAME | FUNCTION '(' expr ')' | '(' expr ')'
     FUNCTION   := 'abs' | 'exp' | 'log' | 'sqrt'                (log is the natural logarithm)
-    NUMBER     := digits [ '.' digits ] [ ('e' | 'E') [sign] digits ]   (also '.5', '5.')
+    NUMBER     := digits [ '.' digits ] [ ('e' | 'E') [sign] digits ]   (also '.5', '5.';
+                                                                 ASCII digits 0-9 only)
     NAME       := [A-Za-z_][A-Za-z0-9_]*, and only a declared parameter or base variable
 
 As usual ``-x^2 = -(x^2)``, ``2^-1 = 1/2``, ``a^b^c = a^(b^c)``, ``a/b*c = (a/b)*c``. Numbers are
@@ -87,7 +88,7 @@ FUNCTIONS = {"abs": sp.Abs, "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt}
 COMPARISONS = (">=", ">", "<=", "<")
 
 _OPERATORS = ("**", ">=", "<=", "==", "!=", "+", "-", "*", "/", "^", "(", ")", ">", "<", "=", ",")
-_NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WHITESPACE = " \t\r\n"
 _AFTER_OPERAND = "an operator (+ - * / ^), ')' or the end of the expression"

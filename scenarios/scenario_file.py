@@ -62,8 +62,9 @@ known law and exactly its parameters; law parameters free of base variables; eac
 the declared defaults (:meth:`fstheory.theory.laws.Law.check`: scales > 0, low < high); every feature an
 expression of declared names that uses a base variable and does not refer to another feature;
 label templates that name declared parameters only; the class rule a linear threshold. Limits:
-:data:`MAX_FILE_BYTES` bytes, :data:`MAX_ITEMS` parameters, base variables and features each,
-and the grammar's limits per expression.
+:data:`MAX_FILE_BYTES` bytes (a regular file: FIFOs and devices are refused without waiting on
+them), :data:`MAX_TOML_DEPTH` levels of nested tables and arrays, :data:`MAX_ITEMS` parameters,
+base variables and features each, and the grammar's limits per expression.
 
 Examples
 --------
@@ -80,7 +81,9 @@ Laplace(0, scale)
 from __future__ import annotations
 
 import keyword
+import os
 import re
+import stat
 import sys
 import tomllib
 from dataclasses import dataclass
@@ -96,6 +99,7 @@ from fstheory.scenarios.declaration import (
     Parameter,
     ParameterError,
     Scenario,
+    check_law,
     to_rational,
 )
 from fstheory.scenarios.grammar import (
@@ -115,11 +119,14 @@ __all__ = [
     "shipped_scenario_files",
     "describe",
     "MAX_FILE_BYTES",
+    "MAX_TOML_DEPTH",
     "MAX_ITEMS",
 ]
 
 #: largest accepted scenario file
 MAX_FILE_BYTES = 256 * 1024
+#: deepest accepted nesting of tables and arrays (the schema needs 3)
+MAX_TOML_DEPTH = 16
 #: most parameters, base variables or features in one file
 MAX_ITEMS = 100
 
@@ -343,15 +350,7 @@ def load_scenario_file(path: str | Path) -> Scenario:
         docstring for the schema and the checks).
     """
     shown = str(path)
-    p = Path(path)
-    try:
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise ScenarioFileError(
-                shown, 0, "", f"file too large ({p.stat().st_size} bytes, at most {MAX_FILE_BYTES})"
-            )
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ScenarioFileError(shown, 0, "", f"cannot read the file ({exc.strerror})") from None
+    data = _read_limited(shown, Path(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -360,13 +359,134 @@ def load_scenario_file(path: str | Path) -> Scenario:
     return parse_scenario_text(text, shown)
 
 
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _file_kind(mode: int) -> str | None:
+    """What a non-regular file is ("a FIFO (named pipe)", ...), None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def _read_limited(shown: str, path: Path) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` bytes of a regular file, never blocking.
+
+    The type is checked with ``os.stat`` before opening (a FIFO, device, socket or directory is
+    refused: opening a FIFO waits for a writer, and a device's size says nothing about what it
+    yields), then again on the open descriptor, which is opened non-blocking. The size is
+    enforced by reading at most one byte more than the limit, not by trusting ``st_size``.
+    """
+
+    def refuse(message: str) -> ScenarioFileError:
+        return ScenarioFileError(shown, 0, "", message)
+
+    try:
+        kind = _file_kind(os.stat(path).st_mode)
+        if kind is not None:
+            raise refuse(f"cannot read the file: it is {kind} (expected a regular TOML file)")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise refuse(f"cannot read the file ({exc.strerror})") from None
+    try:
+        kind = _file_kind(os.fstat(fd).st_mode)  # the path may have been replaced meanwhile
+        if kind is not None:
+            raise refuse(f"cannot read the file: it is {kind} (expected a regular TOML file)")
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise refuse(f"cannot read the file ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise refuse(f"file too large (more than {MAX_FILE_BYTES} bytes, at most {MAX_FILE_BYTES})")
+    return b"".join(chunks)
+
+
+def _nesting_error(text: str, path: str) -> ScenarioFileError | None:
+    """An error if arrays and inline tables nest deeper than :data:`MAX_TOML_DEPTH`.
+
+    Scanned on the raw text, before :mod:`tomllib` (which recurses once per level and would
+    hit Python's recursion limit on a few thousand levels). Brackets inside strings and
+    comments do not count; a table header ``[[features]]`` counts as two levels.
+    """
+    depth, line, i, n = 0, 1, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = text[i : i + 3] if text.startswith(ch * 3, i) else ch
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if ch == '"' and text[j] == "\\":
+                    j += 1
+                elif len(quote) == 1 and text[j] == "\n":
+                    break  # an unterminated string: tomllib reports it
+                j += 1
+            line += text.count("\n", i, j)
+            i = j + len(quote) if text.startswith(quote, j) else j
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_TOML_DEPTH:
+                return ScenarioFileError(
+                    path, line, "",
+                    f"arrays and tables nested too deeply (expected at most {MAX_TOML_DEPTH} "
+                    f"levels of [ and {{)",
+                )
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None
+
+
+def _deepest_key(data: dict) -> tuple | None:
+    """The path of a value nested deeper than :data:`MAX_TOML_DEPTH` (dotted keys such as
+    ``a.b.c...`` nest without brackets), found without recursion; None if there is none."""
+    stack = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if len(path) > MAX_TOML_DEPTH:
+            return path
+        if isinstance(value, dict):
+            stack.extend((path + (k,), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(value))
+    return None
+
+
 def parse_scenario_text(text: str, path: str = "<string>") -> Scenario:
     """Read a scenario from TOML text; ``path`` is only used in error messages."""
+    error = _nesting_error(text, path)
+    if error is not None:
+        raise error
     keys = _KeyLines(text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(exc, text, keys, path) from None
+    deep = _deepest_key(data)
+    if deep is not None:
+        raise ScenarioFileError(
+            path, keys.line(deep[: MAX_TOML_DEPTH]), "",
+            f"keys nested too deeply (expected at most {MAX_TOML_DEPTH} levels)",
+        )
     return _build(data, _Reader(path, keys))
 
 
@@ -641,20 +761,10 @@ def _check_laws_at_defaults(base: dict, parameters: tuple, r: _Reader) -> None:
         at = ", ".join(f"{n} = {defaults[n]}" for n in used)
         where = f" at the declared defaults ({at})" if at else ""
         try:
-            bound.check()
+            check_law(bound)
         except LawParameterError as exc:
-            key = next((k for k in law.positive if not _positive(bound.param(k))), None)
+            key = next((k for k in bound.param_names if f"'{k}'" in str(exc)), None)
             raise r.error(("base", str(sym)) + ((key,) if key else ()), f"{exc}{where}") from None
-        except TypeError:
-            raise r.error(
-                ("base", str(sym)),
-                f"cannot decide whether the {law.name} law's parameters {bound.params} are "
-                f"valid{where} (expected parameters that evaluate to numbers)",
-            ) from None
-
-
-def _positive(v: sp.Expr) -> bool:
-    return not v.is_number or bool(v > 0)
 
 
 # --- a readable summary ----------------------------------------------------------------------

@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable, Sequence
 
+from fstheory.reports.atomic import staged_output
 from fstheory.simulation.study import (
     MEAN_QUANTITIES,
     PAPER_SIZES,
@@ -50,7 +51,7 @@ _SCENARIO_TITLE = {"uniform": "Scenario I", "normal": "Scenario II"}
 
 def paper_values() -> dict:
     """The printed values of Section 8 (comparison only)."""
-    text = resources.files("simulation").joinpath("data/paper_simulation.json").read_text("utf-8")
+    text = resources.files("fstheory.simulation.data").joinpath("paper_simulation.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -337,17 +338,24 @@ def reproduce(
 
     Writes ``frequency.{md,tex,csv}`` (n = 5000 next to the printed table), ``frequency_all.csv``
     (every n), ``mean_estimates.{md,tex,csv}``, ``frequency_vs_n.{png,pdf}`` and ``study.json``
-    (rows, selection diagnostics and every option). Returns a summary dict.
+    (rows, selection diagnostics and every option), all at once when the study is done
+    (:func:`fstheory.reports.atomic.staged_output`: an interrupted run leaves the previous
+    outputs as they were; other files in ``out``, such as its README, are not touched). ``out``
+    is checked before anything is computed. Returns a summary dict.
     """
-    out = Path(out)
-    result = run_study(reps=reps, sizes=sizes, seed=seed, jobs=jobs, scheduler=scheduler,
-                       estimator=estimator, ties=ties, progress=progress)
-    means = mean_estimates(reps=reps, seed=seed, jobs=jobs, scheduler=scheduler, estimator=estimator)
-    freq = write_frequency_table(result, out)
-    write_all_frequencies(result, out)
-    mean = write_mean_table([("default options", means)], out)
-    fig = write_figure(result, out)
-    (out / "study.json").write_text(json.dumps({**result.to_json(), "diagnostics": result.diagnostics,
-                                                "mean_estimates": means.__dict__}, indent=1), encoding="utf-8")
-    return {"frequency": freq, "mean": mean, "figure": fig, "out": str(out),
+    with staged_output(out, last=("study.json",)) as stage:  # out checked before computing
+        result = run_study(reps=reps, sizes=sizes, seed=seed, jobs=jobs, scheduler=scheduler,
+                           estimator=estimator, ties=ties, progress=progress)
+        means = mean_estimates(reps=reps, seed=seed, jobs=jobs, scheduler=scheduler, estimator=estimator)
+        freq = write_frequency_table(result, stage)
+        write_all_frequencies(result, stage)
+        mean = write_mean_table([("default options", means)], stage)
+        fig = write_figure(result, stage)
+        (stage / "study.json").write_text(json.dumps({**result.to_json(), "diagnostics": result.diagnostics,
+                                                      "mean_estimates": means.__dict__}, indent=1), encoding="utf-8")
+
+    def placed(files: dict) -> dict:  # the staged paths, as they are now under out
+        return {k: Path(out) / v.relative_to(stage) if isinstance(v, Path) else v for k, v in files.items()}
+
+    return {"frequency": placed(freq), "mean": placed(mean), "figure": placed(fig), "out": str(out),
             "reproduced": freq["reproduced"], "cells": freq["cells"]}

@@ -27,6 +27,7 @@ says ("beta = 0 removes the redundancy component").
 from __future__ import annotations
 
 import math
+import os
 import platform
 import zlib
 from dataclasses import dataclass, field
@@ -71,6 +72,9 @@ MAX_REPS = 10_000_000
 
 #: Replications x observations per chunk (memory of one chunk: about 10 x this many floats).
 CHUNK_OBSERVATIONS = 250_000
+#: most local worker processes per core (a larger ``jobs`` starts no more than this, and never
+#: more than there are chunks)
+LOCAL_WORKERS_PER_CORE = 2
 
 #: The relevance-optimal pairs of Section 5, by the features' generic labels.
 OPTIMAL_PAIR_LABELS = (("X", "Y"), ("X", "X-Y"), ("Y", "X-Y"), ("aX+b", "Y"), ("aX+b", "X-Y"))
@@ -186,7 +190,7 @@ def _ks(ks) -> tuple[float, ...]:
         ks = (ks,)
     out = []
     for k in ks:
-        if isinstance(k, bool):
+        if isinstance(k, bool) or (isinstance(k, str) and not k.isascii()):  # float() reads '٠.٢'
             raise SimulationInputError(f"parameter 'k' must be a number in [0, 1] (got {k!r})")
         try:
             kf = float(k)
@@ -259,7 +263,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     items = [t.strip() for t in str(text).split(",")]
     out = []
     for t in items:
-        if not t.isdigit():
+        if not (t.isascii() and t.isdigit()):  # int() would read Arabic-Indic digits
             raise SimulationInputError(
                 f"parameter 'sizes' must be a comma-separated list of integers in [2, {MAX_N}] (got {text!r})"
             )
@@ -368,6 +372,10 @@ def _execute(func, jobs_list: Sequence, n_jobs: int, scheduler, progress, weight
         n_jobs = -1 if n_jobs == 1 else n_jobs
     else:
         backend = parallel_config(backend="loky")
+        # never more local workers than chunks, nor more than a few per core (-1: every core)
+        cores = os.cpu_count() or 1
+        n_jobs = cores if n_jobs == -1 else n_jobs
+        n_jobs = max(1, min(n_jobs, len(jobs_list), LOCAL_WORKERS_PER_CORE * cores))
     try:
         with backend:
             gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(j) for j in jobs_list)

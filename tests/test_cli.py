@@ -1,5 +1,6 @@
 """The fstheory command: JSON shapes, one-line errors with exit code 2, no traceback."""
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -83,3 +84,73 @@ def test_order_json(capsys):
     obj = json.loads(out)
     assert obj["order"] == [1, 2, 4, 8]
     assert obj["stopped"]["after"] == 4
+
+
+# ----- version and help -----------------------------------------------------------------------
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    code, out, err = run(capsys, "--version")
+    assert (code, out, err) == (0, f"fstheory {version('fstheory')}\n", "")
+
+
+def _subparsers(parser):
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
+
+
+def test_every_option_of_every_command_has_help_with_its_default():
+    import argparse
+
+    from fstheory.cli import build_parser
+
+    for name, sub in _subparsers(build_parser()).items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, (name, action.dest)
+            flag = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))
+            assert flag or "default: " in action.help or action.help.endswith("(required)"), \
+                (name, action.option_strings, action.help)
+            if not flag and isinstance(action.default, str) and action.default:
+                assert f"default: {action.default}" in action.help, (name, action.option_strings)
+
+
+def test_help_texts_say_what_the_options_take(capsys):
+    import re
+
+    code, out, _ = run(capsys, "simulate", "--help")
+    text = re.sub(r"\s+", " ", out)
+    assert "--ties TIES near-tie rule of the selection, exact|relative" in text
+    from fstheory.simulation.options import SelectionOptions, TIES
+
+    assert TIES == ("exact", "relative") and SelectionOptions(ties="relative").ties == "relative"
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "No mathematics" not in out
+    assert out.startswith("usage: fstheory [-h] [--version] [--debug] COMMAND ...\n\nExact entropies")
+    for command in ("values", "order", "tables", "verify", "simulate", "simulate-study"):
+        assert f"    {command}" in out
+
+
+def test_an_ordering_stopped_by_a_value_not_computed_exits_3(capsys, monkeypatch):
+    """Contract: exit code 3 when a value needed to decide a step is not computed."""
+    from fstheory.scenarios import evaluate
+    from fstheory.theory.extended import ExtendedReal, Form, POS_INF, xr
+    from fstheory.theory.values import ScenarioValues
+
+    unknown = ExtendedReal.indeterminate(Form.NOT_COMPUTED, "outside the numerical route's reach",
+                                         label="MI(B,A)")
+    values = ScenarioValues("synthetic", {}, ("A", "B"), (xr(1), xr(1)), (xr("0.5"), xr("0.25")),
+                            ((POS_INF, unknown), (unknown, POS_INF)), digits=10)
+    monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: values)
+    code, out, err = run(capsys, "order", "--k", "0.2", "--method", "mrmr")
+    assert (code, err) == (3, "")
+    assert out.splitlines()[1] == "A -- stopped after 1: B not computed"
+    monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: dataclasses.replace(
+        values, mi_features=((POS_INF, xr(0)), (xr(0), POS_INF))))
+    assert run(capsys, "order", "--k", "0.2", "--method", "mrmr")[0] == 0

@@ -216,6 +216,36 @@ class ExtendedReal:
 
     __str__ = text
 
+    def __float__(self) -> float:
+        """The nearest float: a finite value rounded, +-inf as ``float("inf")``, never NaN.
+
+        Raises
+        ------
+        ValueError
+            For an indeterminate or not-computed value, naming its form and cause.
+        OverflowError
+            For a finite value beyond the float range.
+
+        Examples
+        --------
+        >>> float(xr("0.5")), float(POS_INF), float(NEG_INF)
+        (0.5, inf, -inf)
+        >>> float(xr(0, "MI(Y,X)") / xr(0, "h(X)"))
+        Traceback (most recent call last):
+        ...
+        ValueError: no float value: 0/0 (MI(Y,X)/h(X) with MI(Y,X) = 0, h(X) = 0)
+        """
+        if self.kind is Kind.POS_INF:
+            return float("inf")
+        if self.kind is Kind.NEG_INF:
+            return float("-inf")
+        if self.kind is Kind.INDETERMINATE:
+            raise ValueError(f"no float value: {self.form.value} ({self.cause})")
+        x = float(self.value)
+        if x in (float("inf"), float("-inf")):
+            raise OverflowError(f"{self.text(6)} is beyond the float range")
+        return x
+
     # ----- arithmetic ---------------------------------------------------------------------------
     def __neg__(self) -> "ExtendedReal":
         label = f"-{_wrap(self.label, '*')}" if self.label else None

@@ -1,0 +1,262 @@
+"""The Python front of fstheory: a scenario at one parameter point, its values and orderings.
+
+Thin, like the command line: each function and method here checks its options and calls the
+same engine functions as ``fstheory values`` and ``fstheory order``. Everything is re-exported by
+the package (``import fstheory``); the examples are in its docstring and in the README.
+
+Errors: bad input raises a :class:`fstheory.errors.UserInputError` (a ``ValueError``) whose
+message names the parameter, or the file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported lazily below: ``import fstheory`` stays light
+    from fstheory.orderings.greedy import SelectionResult, Step, Stop
+    from fstheory.scenarios.declaration import BoundScenario
+    from fstheory.theory.values import ScenarioValues
+
+__all__ = [
+    "ScenarioPoint",
+    "Ordering",
+    "scenario",
+    "load_scenario",
+    "shipped_scenario",
+    "scenario_names",
+]
+
+
+def _check_digits(digits: int) -> int:
+    from fstheory.scenarios.declaration import ParameterError
+
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 100:
+        raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
+    return digits
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """The true ordering of one method on one scenario point (greedy rules, exact values).
+
+    Attributes
+    ----------
+    labels : tuple of str
+        Selected features in selection order (display labels, e.g. ``'3X+1'``).
+    order : tuple of int
+        The same as 0-based feature indices.
+    stopped : bool
+        True when selection stopped before every feature was chosen, because every remaining
+        candidate's objective is indeterminate (0/0, 0*inf, inf-inf, inf/inf) or not computed.
+    stop : Stop or None
+        Where and why it stopped: ``stop.after`` features, ``stop.forms`` per candidate.
+    steps : tuple of Step
+        Each step's candidates with their objective values (extended reals) and the winner.
+    result : fstheory.orderings.greedy.SelectionResult
+        The engine's full result (for :mod:`fstheory.orderings.explain`).
+    """
+
+    result: SelectionResult
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.result.order_labels)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return tuple(self.result.order)
+
+    @property
+    def stopped(self) -> bool:
+        return self.result.stop is not None
+
+    @property
+    def stop(self) -> Stop | None:
+        return self.result.stop
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.result.steps
+
+    def explain(self, *, digits: int = 6) -> str:
+        """A readable account of every step and of the stop (what ``fstheory order --explain``
+        prints), values with ``digits`` significant digits."""
+        from fstheory.orderings.explain import explain
+
+        return explain(self.result, _check_digits(digits))
+
+    def to_json(self) -> dict:
+        """The JSON object of ``fstheory order --json``."""
+        from fstheory.orderings.explain import to_json
+
+        return to_json(self.result)
+
+    def __repr__(self) -> str:
+        from fstheory.orderings.explain import summary
+
+        return f"<Ordering {summary(self.result)!r}>"
+
+
+@dataclass(frozen=True, eq=False)
+class ScenarioPoint:
+    """A scenario with every parameter bound to an exact value.
+
+    Made by :func:`scenario`, :func:`load_scenario`; the values and orderings are computed on
+    demand and kept, per number of digits, so that one notebook cell after another does not
+    recompute them.
+
+    Each quantity of the engine is one method taking keyword-only options, calling one engine
+    function with :attr:`bound`, and returning the engine's object; later quantities (joint
+    values, the atlas of orderings over a parameter range) take the same shape.
+
+    Attributes
+    ----------
+    bound : fstheory.scenarios.declaration.BoundScenario
+        The declaration and its exact parameter values, as the engine takes them.
+    """
+
+    bound: BoundScenario
+    _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """Registry name, or the ``name`` declared in the scenario file."""
+        return self.bound.scenario.name
+
+    @property
+    def title(self) -> str:
+        return self.bound.scenario.title
+
+    @property
+    def params(self) -> dict[str, Fraction]:
+        """Parameter name -> exact value (defaults filled in)."""
+        return {n: Fraction(int(v.p), int(v.q)) for n, v in self.bound.params.items()}
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Feature display labels, V1 first (parameters filled in: ``'3X+1'``)."""
+        return tuple(self.bound.display_labels())
+
+    def values(self, *, digits: int = 30) -> ScenarioValues:
+        """Every entropy and MI at this point, to ``digits`` significant digits.
+
+        Returns
+        -------
+        fstheory.theory.values.ScenarioValues
+            ``labels``; ``entropy[i]`` = h(V_i); ``mi_class[i]`` = MI(C, V_i);
+            ``mi_features[i][j]`` = MI(V_i, V_j) (+inf on the diagonal); ``provenance``.
+            Each value is an :class:`fstheory.theory.extended.ExtendedReal`: ``float(x)``
+            gives a float (+-inf included) and raises ``ValueError`` for a value that is
+            indeterminate or not computed, naming why; ``x.text(d)`` gives ``d`` digits.
+        """
+        digits = _check_digits(digits)
+        if digits not in self._values:
+            from fstheory.scenarios.evaluate import evaluate
+
+            self._values[digits] = evaluate(self.bound, digits)
+        return self._values[digits]
+
+    def order(self, method: str, beta: float | str | Fraction | None = None, *,
+              reading: str | None = None, zero_beta: str = "explicit",
+              digits: int = 30) -> Ordering:
+        """The true feature ordering of ``method`` (greedy rules of the paper, Section 7).
+
+        Parameters
+        ----------
+        method : str
+            mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs or maxmifs (case-insensitive).
+        beta : number or str, optional
+            In [0, 1]; required by mifs and mifs-u, refused by the others. A string or a
+            Fraction is read exactly (``"0.4"`` is 2/5), a float through its repr.
+        reading : {"table", "text"}, optional
+            Which written form of the objective (default: the method's; docs/orderings.md).
+        zero_beta : {"explicit", "drop"}
+            At beta = 0 (mifs, mifs-u only): evaluate 0*inf as written, or drop the term.
+        digits : int
+            Working digits of the values.
+
+        Raises
+        ------
+        fstheory.orderings.methods.MethodError
+            For an unknown method or a bad option, before anything is computed.
+        """
+        from fstheory.orderings.order import order
+
+        digits = _check_digits(digits)
+        result = order(self.bound, method, beta, reading=reading, zero_beta=zero_beta,
+                       digits=digits, values=self._values.get(digits))  # options checked first
+        self._values.setdefault(digits, result.values)
+        return Ordering(result)
+
+    def __repr__(self) -> str:
+        from fstheory.scenarios.declaration import param_text
+
+        params = ", ".join(f"{n}={param_text(v)}" for n, v in self.bound.params.items())
+        return f"<ScenarioPoint {self.name} ({params})>"
+
+
+def scenario(name: str, **params) -> ScenarioPoint:
+    """A registered scenario (``"uniform"``, ``"normal"``, ``"laplace"``, ...) at ``params``.
+
+    Parameters
+    ----------
+    name : str
+        A registered name (:func:`scenario_names`).
+    **params
+        Parameter values by name (``k="0.2"``, ``delta=0.5``, ``a=Fraction(3)``); strings and
+        Fractions are exact, floats are read through their repr (0.2 is 1/5). Parameters not
+        given take the scenario's defaults.
+
+    Raises
+    ------
+    fstheory.scenarios.declaration.ParameterError
+        For an unknown scenario or parameter, or a value outside its range.
+    """
+    from fstheory.scenarios.registry import get_scenario
+
+    return ScenarioPoint(get_scenario(name).bind(**params))
+
+
+def load_scenario(path: str | Path, **params) -> ScenarioPoint:
+    """The scenario declared in the TOML file ``path`` (docs/adding-a-scenario.md) at ``params``.
+
+    Raises
+    ------
+    fstheory.scenarios.scenario_file.ScenarioFileError
+        For a file that cannot be read or is malformed, naming the file, line and key.
+    fstheory.scenarios.declaration.ParameterError
+        For a bad parameter value.
+    """
+    from fstheory.scenarios.scenario_file import load_scenario_file
+
+    return ScenarioPoint(load_scenario_file(path).bind(**params))
+
+
+def shipped_scenario(name: str) -> Path:
+    """The path of a scenario file shipped with the package (``"laplace"``: Scenario III), to
+    read or to copy as the start of a new scenario.
+
+    Raises
+    ------
+    fstheory.scenarios.declaration.ParameterError
+        If no such file is shipped (the message lists those that are).
+    """
+    from fstheory.scenarios.declaration import ParameterError
+    from fstheory.scenarios.scenario_file import shipped_scenario_files
+
+    files = {p.stem: p for p in shipped_scenario_files()}
+    if name not in files:
+        raise ParameterError(
+            f"no shipped scenario file {name!r} (shipped: {', '.join(files)})"
+        )
+    return files[name]
+
+
+def scenario_names() -> list[str]:
+    """The registered scenario names, the built-in ones first."""
+    from fstheory.scenarios.registry import scenario_names as names
+
+    return names()
