@@ -1,7 +1,9 @@
 """The ``fstheory`` command: parse, validate, call, print. No mathematics here.
 
 Every user error (an unknown scenario or method, a parameter outside its range, a malformed
-scenario file) ends in one line ``fstheory: error: ...`` on stderr and exit code 2.
+scenario file) ends in one line ``fstheory: error: ...`` on stderr and exit code 2. ``fstheory
+order`` exits 3 when the ordering stopped at a step that a not-computed value leaves undecided
+(the output says which value; the features listed are not the answer).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 from fstheory.scenarios.declaration import ParameterError
 
 EXIT_USAGE = 2
+EXIT_UNDECIDED = 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,9 +76,9 @@ def _cmd_values(args) -> int:
     bound = _bound_from_args(args)
     values = evaluate(bound, digits)
     if args.json:
-        print(json.dumps(values_json(values, digits)))
+        print(json.dumps(values_json(values, digits, joint=args.joint)))
     else:
-        print(values_text(values, digits))
+        print(values_text(values, digits, joint=args.joint))
     return 0
 
 
@@ -93,7 +96,7 @@ def _cmd_order(args) -> int:
         print(explain(result))
     else:
         print(summary(result))
-    return 0
+    return EXIT_UNDECIDED if result.undecided else 0
 
 
 def _cmd_tables(args) -> int:
@@ -188,17 +191,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scenario_args(p)
     p.add_argument("--digits", default="30", help="significant digits (1-100, default 30)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--joint", action="store_true",
+                   help="add H(C), MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C) and H(Vi,Vj,C)")
     p.set_defaults(func=_cmd_values)
 
     p = sub.add_parser("order", help="true feature ordering of a method (exact values, greedy rules)")
     _add_scenario_args(p)
     p.add_argument("--method", required=True,
-                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
+                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs (2-D); "
+                        "jmi, cmim, jmim, cife, disr, icap (3-D)")
     p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
     p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
                    help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
     p.add_argument("--reading", default=None,
-                   help="'table' or 'text' grouping of the objective (default: the method's)")
+                   help="written form of the objective: 'table' or 'text' for the 2-D methods; "
+                        "'original', 'unified', 'interaction' or 'fleuret' (as the method has them) "
+                        "for the 3-D ones (default: the method's)")
     p.add_argument("--digits", default="30", help="working digits of the exact values (default 30)")
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -30,9 +30,12 @@ __all__ = ["BETAS", "ordering_table", "ordering_markdown", "ordering_latex", "or
 BETAS = ("0", "0.4", "0.7", "1")
 
 
-def method_rows():
-    """(method, beta) for every row: registry order, betas for methods that take one."""
+def method_rows(dimension: int | None = 2):
+    """(method, beta) for every row: registry order, betas for methods that take one; the
+    paper's two-dimensional methods by default (``dimension=None``: every method)."""
     for m in METHODS.values():
+        if dimension is not None and m.dimension != dimension:
+            continue
         for beta in (BETAS if m.has_beta else (None,)):
             yield m, beta
 

@@ -64,10 +64,7 @@ def resolve_scenarios(scenarios=None) -> list[Scenario]:
 def _objective_files(out: Path) -> list[Path]:
     rows = []
     for m in METHODS.values():
-        for reading in ("table", "text"):
-            if reading == "text" and not m.readings_differ:
-                continue
-            r = m.readings[reading]
+        for reading, r in m.distinct_readings():
             rows.append({"method": m.key, "display": m.display, "citation": m.citation,
                          "has_beta": m.has_beta, "reading": reading,
                          "default": reading == m.default_reading or not m.readings_differ,

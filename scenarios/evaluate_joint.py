@@ -34,7 +34,7 @@ from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
 from fstheory.theory.values import JointValues, ScenarioValues
 
-__all__ = ["evaluate_joint", "joint_source", "not_computed", "pair_label"]
+__all__ = ["evaluate_joint", "joint_source", "not_computed", "pair_label", "SetValues"]
 
 
 def not_computed(label: str, why: str) -> ExtendedReal:
@@ -82,24 +82,16 @@ def evaluate_joint(bound: BoundScenario, digits: int = 30,
     n = values.n_features
     prov: dict = {}
     with mpmath.workdps(digits + GUARD_DIGITS):
-        route = _route(bound)
-        hc_der = st.class_entropy()
-        if hc_der.kind == "zero":
-            hc = xr(0, "H(C)")
-        elif hc_der.kind == "ln2":
-            hc = xr(mpmath.log(2), "H(C)")
-        else:
-            hc, why = _numeric(route.class_entropy, "H(C)")
-            prov["h_c"] = why
-        prov.setdefault("h_c", hc_der.reason)
-        ln2 = xr(mpmath.log(2), "ln 2")
+        sets = SetValues(bound, digits, values)
+        hc = sets.h_class
+        prov["h_c"] = sets.h_class_reason
 
         pair = [[None] * n for _ in range(n)]
         for i in range(n):
             for j in range(i, n):
                 label = f"MI(C,{L[i]})" if i == j else pair_label(L[i], L[j])
                 d = st.mi_class_set((i, j))
-                value = _set_value(d, label, values, hc, ln2, route, st)
+                value = sets.value((i, j), label)
                 pair[i][j] = value
                 pair[j][i] = value.named(label if i == j else pair_label(L[j], L[i]))
                 prov[("mi_c_pair", i, j)] = prov[("mi_c_pair", j, i)] = d.reason
@@ -134,6 +126,52 @@ def evaluate_joint(bound: BoundScenario, digits: int = 30,
         h_pair_class=tuple(map(tuple, hpair)),
         provenance=prov,
     )
+
+
+class SetValues:
+    """MI(C; V_S) for any set S of ``bound``'s features (and H(C)), at ``digits`` significant
+    digits, from the derivations of :func:`fstheory.scenarios.derive_joint.joint_structure`;
+    values are kept.
+
+    >>> from fstheory.scenarios.registry import get_scenario
+    >>> s = SetValues(get_scenario("uniform").bind(k="0.2"), 10)
+    >>> s.value((0, 6)).text(10), s.value((0, 1, 7)).text(10), s.value((4, 5, 8)).text()
+    ('0.6931471806', '0.5931471806', '0')
+    """
+
+    def __init__(self, bound: BoundScenario, digits: int = 30, values: ScenarioValues | None = None):
+        if values is None:
+            from fstheory.scenarios.evaluate import evaluate
+
+            values = evaluate(bound, digits)
+        self.bound, self.digits, self.values = bound, digits, values
+        self.structure = joint_structure(bound)
+        self._memo: dict = {}
+        with mpmath.workdps(digits + GUARD_DIGITS):
+            self._route = _route(bound)
+            self._ln2 = xr(mpmath.log(2), "ln 2")
+            d = self.structure.class_entropy()
+            self.h_class_reason = d.reason
+            if d.kind == "zero":
+                self.h_class = xr(0, "H(C)")
+            elif d.kind == "ln2":
+                self.h_class = xr(mpmath.log(2), "H(C)")
+            else:
+                self.h_class, self.h_class_reason = _numeric(self._route.class_entropy, "H(C)")
+
+    def label(self, S) -> str:
+        return "MI(C;{" + ",".join(self.values.labels[i] for i in sorted(S)) + "})"
+
+    def value(self, S, label: str | None = None) -> ExtendedReal:
+        """MI(C; V_S) as an extended real (labelled "MI(C;{X,Y})" unless ``label`` is given)."""
+        S = tuple(sorted(set(S)))
+        if S not in self._memo:
+            d = self.structure.mi_class_set(S)
+            with mpmath.workdps(self.digits + GUARD_DIGITS):
+                self._memo[S] = _set_value(d, self.label(S), self.values, self.h_class,
+                                           self._ln2, self._route, self.structure)
+        v = self._memo[S]
+        return v.named(label) if label else v
 
 
 def _set_value(d, label, values, hc, ln2, route, st) -> ExtendedReal:
