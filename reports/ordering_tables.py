@@ -41,9 +41,12 @@ def method_rows(dimension: int | None = 2):
 
 
 def stop_text(result) -> str:
-    """'0/0 (9)' or '0*inf (5), inf-inf (1)': the forms of the candidates left at the stop."""
+    """'0/0 (9)' or '0*inf (5), inf-inf (1)': the forms of the candidates left at the stop;
+    'undecided at step 5 (not computed)' when a not-computed value left the step undecided."""
     if result.stop is None:
         return ""
+    if result.undecided:
+        return f"undecided at step {result.stop.after + 1} (not computed)"
     counts: dict = {}
     for c in result.stop.candidates:
         counts[c.form] = counts.get(c.form, 0) + 1
