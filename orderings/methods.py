@@ -8,7 +8,20 @@ them as a table to compare with the paper's by eye).
 
 Notation: ``i`` the candidate V_i, ``S`` the already selected features (|S| >= 1; the first
 feature is chosen by MI(C, V_i) alone, see :mod:`fstheory.orderings.greedy`), ``v`` a values view with
-``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``.
+``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``, and, for the
+three-dimensional methods (``dimension == 3``: JMI, CMIM, JMIM, CIFE, DISR, ICAP, the paper's
+future work), ``v.mi_c_pair(i, s) = MI(C;{V_i,V_s})``, ``v.cmi_c(i, s) = MI(C;V_i|V_s)``,
+``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``.
+
+Three-dimensional readings
+--------------------------
+Each 3-D method's default reading, "original", is its authors' definition; the named readings
+are rewrites that are equal where determinate (JMI's up to a positive factor and a constant of
+the step) but differ in where they are determinate: "unified" writes the redundancy through
+MI(V_i,V_s) - MI(V_i,V_s|C) as Brown et al. (JMLR 2012) do, which is +inf - (+inf) for
+functionally dependent features; "interaction" writes the same interaction information as
+MI(C,V_i) - MI(C;V_i|V_s) (McGill 1954; Jakulin 2005), always finite; CMIM's "fleuret" is
+Fleuret's (2004) running minimum min(MI(C,V_i), min_s MI(C;V_i|V_s)), a different function.
 
 Readings
 --------

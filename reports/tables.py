@@ -28,7 +28,7 @@ Examples
 >>> with tempfile.TemporaryDirectory() as d:
 ...     files = generate(d, digits=12, scenarios=["uniform"])
 ...     sorted(p.name for p in files)[:3]
-['README.md', 'general_uniform.csv', 'general_uniform.json']
+['README.md', 'first_sets_uniform.csv', 'first_sets_uniform.json']
 """
 
 from __future__ import annotations

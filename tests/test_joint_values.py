@@ -207,3 +207,32 @@ def test_chain_rule_and_interaction_symmetry(kval, i, j):
     if lhs.is_finite and rhs.is_finite:
         assert abs(lhs.value - rhs.value) <= tol
         assert v.mi_given_c(i, j).value >= -tol
+
+
+# ----- fstheory values --joint -------------------------------------------------------------------
+
+
+def test_cli_values_joint(capsys):
+    import json
+
+    from fstheory.cli import main
+
+    assert main(["values", "--scenario", "uniform", "--k", "0.2", "--joint", "--json",
+                 "--digits", "12"]) == 0
+    obj = json.loads(capsys.readouterr()[0])
+    assert obj["h_class"] == "0.693147180560"
+    for key in ("mi_class_joint", "cmi_class", "mi_features_given_class", "joint_entropy_class"):
+        assert len(obj[key]) == 10 and all(len(r) == 10 for r in obj[key])
+    assert obj["mi_class_joint"][0][6] == obj["mi_class_joint"][0][3] == "0.693147180560"
+    assert obj["cmi_class"][4][4] == "0" and obj["mi_features_given_class"][4][4] == "+inf"
+    assert obj["joint_entropy_class"][0][1] == "-inf"
+    missing = {(m["matrix"], tuple(m["cell"])) for m in obj["joint_not_computed"]}
+    assert ("mi_class_joint", (2, 3)) in missing and all(
+        m["reason"].endswith("not computed: no numerical route for the MI of a set of features yet")
+        for m in obj["joint_not_computed"])
+    assert main(["values", "--scenario", "uniform", "--k", "0.2", "--joint", "--digits", "6"]) == 0
+    out = capsys.readouterr()[0]
+    assert "MI(C;{Vi,Vj}) (diagonal: MI(C,Vi)), 6 significant digits" in out
+    assert "Not computed:\n  MI(C;{Y^2,X-Y}) not computed: " in out
+    assert main(["values", "--scenario", "uniform", "--k", "0.2", "--json"]) == 0
+    assert "h_class" not in json.loads(capsys.readouterr()[0])  # only when asked
