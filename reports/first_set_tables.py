@@ -22,7 +22,7 @@ from __future__ import annotations
 from fstheory.orderings.greedy import select
 from fstheory.reports.compute import K_VALUES, values_at
 from fstheory.reports.ordering3d_tables import rows3d
-from fstheory.reports.ordering_tables import method_rows, stop_text
+from fstheory.reports.ordering_tables import method_rows, part_heading, stop_text
 from fstheory.reports.render import csv_text, json_text, md_table
 from fstheory.scenarios.declaration import param_text
 from fstheory.theory.relevance import classify
@@ -107,8 +107,7 @@ def first_set_markdown(table: dict) -> str:
         "is one, whether the method orders all features, and why it stops.",
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
-        params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
-        lines += ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", ""]
+        lines += part_heading(letter, part)
         if part["optimal_sets"] is None:
             lines.append(f"Relevance-optimal sets: not decided ({part['optimal_reason']}).")
         else:

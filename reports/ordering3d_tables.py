@@ -18,7 +18,8 @@ from __future__ import annotations
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import METHODS
 from fstheory.reports.compute import K_VALUES, values_at
-from fstheory.reports.render import csv_text, json_text, md_table
+from fstheory.reports.ordering_tables import order_md_table, part_heading
+from fstheory.reports.render import csv_text, json_text
 from fstheory.scenarios.declaration import param_text
 
 __all__ = ["ordering3d_table", "ordering3d_markdown", "ordering3d_csv", "ordering3d_json",
@@ -91,13 +92,8 @@ def ordering3d_markdown(table: dict) -> str:
         "could change the winner: the features listed are then not the answer).",
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
-        n = len(part["rows"][0]["order"])
-        params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
-        head = ["Method"] + [str(i + 1) for i in range(n)] + ["Stop"]
-        rows = [[_heading(r)] + [f"`{x}`" if x != "-" else "-" for x in r["order"]]
-                + [r["stop_kind"] or ""] for r in part["rows"]]
-        lines += ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", "",
-                  md_table(head, rows), "", "Ties and stops:", ""]
+        lines += part_heading(letter, part) + [order_md_table(part, _heading, "stop_kind"), "",
+                                               "Ties and stops:", ""]
         for r in part["rows"]:
             notes = r["ties"] + ([f"stopped {r['stop']}"] if r["stop"] else ["all features ordered"])
             lines.append(f"- {_heading(r)}: " + "; ".join(notes))

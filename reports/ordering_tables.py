@@ -24,7 +24,7 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import METHODS
 
 __all__ = ["BETAS", "ordering_table", "ordering_markdown", "ordering_latex", "ordering_csv",
-           "ordering_json", "method_rows", "stop_text"]
+           "ordering_json", "method_rows", "stop_text", "part_heading", "order_md_table"]
 
 #: the betas of the paper's rows
 BETAS = ("0", "0.4", "0.7", "1")
@@ -93,14 +93,23 @@ def ordering_markdown(table: dict) -> str:
         "as written. '-' = nothing selected; 'Stop' = the indeterminate forms left (count).",
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
-        n = len(part["rows"][0]["order"])
-        params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
-        head = ["Method"] + [str(i + 1) for i in range(n)] + ["Stop"]
-        rows = [[_heading(r)] + [f"`{x}`" if x != "-" else "-" for x in r["order"]] + [r["stop"]]
-                for r in part["rows"]]
-        lines += ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", "",
-                  md_table(head, rows)]
+        lines += part_heading(letter, part) + [order_md_table(part, _heading, "stop")]
     return "\n".join(lines)
+
+
+def part_heading(letter: str, part: dict) -> list[str]:
+    """'## (a) k = 0.2' and the parameters line of one part of an ordering table."""
+    params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
+    return ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", ""]
+
+
+def order_md_table(part: dict, heading, stop_key: str) -> str:
+    """Markdown rows: method heading, the selected features by position ('-' none), the stop."""
+    n = len(part["rows"][0]["order"])
+    head = ["Method"] + [str(i + 1) for i in range(n)] + ["Stop"]
+    rows = [[heading(r)] + [f"`{x}`" if x != "-" else "-" for x in r["order"]]
+            + [r[stop_key] or ""] for r in part["rows"]]
+    return md_table(head, rows)
 
 
 def _latex_heading(r: dict) -> str:

@@ -138,36 +138,23 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
         "|---|---|---|---|---|",
     ]
 
-    def row(title, stem):
-        return (f"| {title} | [{stem}.md]({stem}.md) | [{stem}.tex]({stem}.tex) | "
-                f"[{stem}.csv]({stem}.csv) | [{stem}.json]({stem}.json) |")
-
-    lines.append(row("Objective functions (Section 4)", "objective_table"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"General expressions, {short}", f"general_{s.name}"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"MI between features, {short}", f"mi_features_{s.name}"))
-    lines.append(row("Entropy and MI with the class (numeric)", "numeric_table"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"Feature selection ordering, {short}", f"orderings_{s.name}"))
-
-    def row3(title, stem):
-        return (f"| {title} | [{stem}.md]({stem}.md) | - | [{stem}.csv]({stem}.csv) | "
+    def row(title, stem, tex=True):
+        latex = f"[{stem}.tex]({stem}.tex)" if tex else "-"
+        return (f"| {title} | [{stem}.md]({stem}.md) | {latex} | [{stem}.csv]({stem}.csv) | "
                 f"[{stem}.json]({stem}.json) |")
 
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row3(f"Joint and conditional MI, {short}", f"joint_{s.name}"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row3(f"Three-dimensional methods, ordering, {short}", f"orderings3d_{s.name}"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row3(f"Relevance and first selected sets (every method), {short}",
-                          f"first_sets_{s.name}"))
+    def per_scenario(title, prefix, tex=True):
+        for s in scenarios:
+            lines.append(row(f"{title}, {s.title.split(':')[0]}", f"{prefix}_{s.name}", tex))
+
+    lines.append(row("Objective functions (Section 4)", "objective_table"))
+    per_scenario("General expressions", "general")
+    per_scenario("MI between features", "mi_features")
+    lines.append(row("Entropy and MI with the class (numeric)", "numeric_table"))
+    per_scenario("Feature selection ordering", "orderings")
+    per_scenario("Joint and conditional MI", "joint", tex=False)
+    per_scenario("Three-dimensional methods, ordering", "orderings3d", tex=False)
+    per_scenario("Relevance and first selected sets (every method)", "first_sets", tex=False)
     lines += [
         "",
         "The joint tables, the three-dimensional orderings and the first-set table go beyond the "
