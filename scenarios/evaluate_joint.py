@@ -25,6 +25,8 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 
 from fstheory.scenarios.declaration import BoundScenario
@@ -34,7 +36,8 @@ from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
 from fstheory.theory.values import JointValues, ScenarioValues
 
-__all__ = ["evaluate_joint", "joint_source", "not_computed", "pair_label", "SetValues"]
+__all__ = ["evaluate_joint", "joint_source", "JointSource", "not_computed", "pair_label",
+           "SetValues"]
 
 
 def not_computed(label: str, why: str) -> ExtendedReal:
@@ -214,12 +217,18 @@ def _joint_entropy_value(d, i, j, values, hc, pair_ij) -> tuple[ExtendedReal, st
     return (values.h(i) + values.h(j) - values.mi(i, j) + hc - pair_ij), f"identity: {d.reason}"
 
 
-def joint_source(bound: BoundScenario, digits: int):
-    """What :func:`fstheory.scenarios.evaluate.evaluate` attaches to its values: a function of the
-    values that computes their joint quantities on first use."""
+@dataclass(frozen=True)
+class JointSource:
+    """What :func:`fstheory.scenarios.evaluate.evaluate` attaches to its values: called with the
+    values, it computes their joint quantities (on first use; a plain object, so values stay
+    picklable)."""
 
-    def source(values: ScenarioValues) -> JointValues:
-        return evaluate_joint(bound, digits, values)
+    bound: BoundScenario
+    digits: int
 
-    return source
+    def __call__(self, values: ScenarioValues) -> JointValues:
+        return evaluate_joint(self.bound, self.digits, values)
 
+
+def joint_source(bound: BoundScenario, digits: int) -> JointSource:
+    return JointSource(bound, digits)

@@ -695,9 +695,17 @@ def uncertainty_witness(exprs, event: ClassEvent, laws, budget: int = 20000) -> 
                 g1 = gval(p1)
                 if g1 == 0 or (g1 > 0) == (g0 > 0) or not ok(p1):
                     continue
-                if _positive_density(laws, coords, p0) and _positive_density(laws, coords, p1):
+                if (_positive_density(laws, coords, p0) and _positive_density(laws, coords, p1)
+                        and _same_features(exprs, coords, p0, p1)):
                     return Witness(coords, p0, p1)
     return None
+
+
+def _same_features(exprs, coords, p0, p1) -> bool:
+    """Exact check that the two points give every feature the same value."""
+    a = {c: sp.Rational(v.numerator, v.denominator) for c, v in zip(coords, p0)}
+    b = {c: sp.Rational(v.numerator, v.denominator) for c, v in zip(coords, p1)}
+    return all(sp.simplify(sp.sympify(e).subs(a) - sp.sympify(e).subs(b)) == 0 for e in exprs)
 
 
 def _positive_density(laws, coords, p) -> bool:
