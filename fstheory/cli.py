@@ -163,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scenario_args(p, names)
     _digits_arg(p, "significant digits")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--joint", action="store_true",
+                   help="add H(C), MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C) and H(Vi,Vj,C)")
     p.set_defaults(func=_cmd_values)
 
     p = command("order", "true feature ordering of a method (exact values, greedy rules)")
@@ -177,8 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the paper's tables) or 'drop' (the redundancy term is left out) "
                         "(default: explicit)")
     p.add_argument("--reading", default=None,
-                   help="'table' or 'text' written form of the objective (default: the "
-                        "method's, see docs/orderings.md)")
+                   help="written form of the objective: 'table' or 'text' for the 2-D methods; "
+                        "'original', 'unified', 'interaction' or 'fleuret' (as the method has "
+                        "them) for the 3-D ones (default: the method's, see docs/orderings.md)")
     _digits_arg(p, "working digits of the exact values")
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -270,21 +273,10 @@ def _cmd_values(args) -> int:
     bound = _bound_from_args(args)
     values = evaluate(bound, digits)
     if args.json:
-        print(json.dumps(values_json(values, digits)))
+        print(json.dumps(values_json(values, digits, joint=args.joint)))
     else:
-        print(values_text(values, digits))
+        print(values_text(values, digits, joint=args.joint))
     return EXIT_OK
-
-
-def stopped_at_not_computed(result) -> bool:
-    """Whether an ordering stopped at a candidate whose value is not computed (exit code 3)."""
-    from fstheory.theory.extended import Form
-
-    return result.stop is not None and any(
-        c.value.is_indeterminate and (c.value.form is Form.NOT_COMPUTED
-                                      or any(t.form is Form.NOT_COMPUTED for t in c.indeterminate_terms))
-        for c in result.stop.candidates
-    )
 
 
 def _cmd_order(args) -> int:
@@ -301,7 +293,7 @@ def _cmd_order(args) -> int:
         print(explain(result))
     else:
         print(summary(result))
-    return EXIT_NOT_COMPUTED if stopped_at_not_computed(result) else EXIT_OK
+    return EXIT_NOT_COMPUTED if result.undecided else EXIT_OK
 
 
 def _cmd_tables(args) -> int:

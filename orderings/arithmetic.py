@@ -4,9 +4,11 @@ Every objective in :mod:`fstheory.orderings.methods` is one function ``objective
 that uses only
 
 * Python's ``+ - * /`` (and unary ``-``) on the values ``v`` returns and on ``ops.const``;
-* ``ops.sum(seq)``, ``ops.max(seq)``, ``ops.mean(seq)`` over a sequence (the sets of the paper's
-  objective table: sums, maxima and means over the already selected features ``S``);
-* ``ops.min2(a, b)``, the minimum of two values (``min{h(V_i), h(V_s)}`` in NI);
+* ``ops.sum(seq)``, ``ops.max(seq)``, ``ops.min(seq)``, ``ops.mean(seq)`` over a sequence (the
+  sets of the objectives: sums, maxima, minima and means over the already selected features
+  ``S``; ``min`` for CMIM and JMIM);
+* ``ops.min2(a, b)`` and ``ops.max2(a, b)``, the minimum and maximum of two values
+  (``min{h(V_i), h(V_s)}`` in NI, ``max(0, ...)`` in ICAP);
 * ``ops.const(x, label)``, a constant (``beta``, ``1/2``, ``|S|``) with a name for explanations.
 
 So the *same* definition runs in two worlds:
@@ -18,8 +20,9 @@ So the *same* definition runs in two worlds:
 ``FLOAT_OPS``
     values are numpy float arrays of shape ``(reps,)`` (one entry per Monte-Carlo replication);
     handles are ints or int arrays of shape ``(reps,)`` (one feature index per replication);
-    ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` returning such arrays (e.g.
-    :class:`ArrayValues`). IEEE rules apply; every indeterminate form is ``nan``, which means
+    ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` (and, for the three-dimensional
+    methods, ``h_c()``, ``mi_c_pair(i, j)``, ``cmi_c(i, j)``, ``mi_given_c(i, j)``,
+    ``h_pair_c(i, j)``) returning such arrays (e.g. :class:`ArrayValues`). IEEE rules apply; every indeterminate form is ``nan``, which means
     "not choosable" -- exactly where the exact world has an indeterminate. ``x/0.0`` is
     ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
     views must not return ``-0.0`` (see :class:`FloatOps`).
@@ -86,9 +89,17 @@ class ExactOps:
             return xr(seq[0])
         return xsum(seq) / self.const(len(seq))
 
+    def min(self, seq: Sequence) -> ExtendedReal:
+        """Minimum over a non-empty set; an indeterminate member makes it indeterminate."""
+        return xmin(seq)
+
     def min2(self, a: ExtendedReal, b: ExtendedReal) -> ExtendedReal:
         """min{a, b}; carries the label of the smaller one (so a cause names the entropy used)."""
         return xmin([a, b])
+
+    def max2(self, a: ExtendedReal, b: ExtendedReal) -> ExtendedReal:
+        """max{a, b}; an indeterminate operand makes it indeterminate."""
+        return xmax([a, b])
 
     def quiet(self):
         return contextlib.nullcontext()
@@ -132,8 +143,17 @@ class FloatOps:
         total = seq[0] if len(seq) == 1 else self.sum(seq) / float(len(seq))
         return _unsigned_zero(total)
 
+    def min(self, seq: Sequence):
+        seq = list(seq)
+        if not seq:
+            raise ValueError("min over an empty set")
+        return _unsigned_zero(functools.reduce(np.minimum, seq))  # np.minimum propagates nan
+
     def min2(self, a, b):
         return _unsigned_zero(np.minimum(a, b))
+
+    def max2(self, a, b):
+        return _unsigned_zero(np.maximum(a, b))
 
     def quiet(self):
         return np.errstate(all="ignore")
@@ -141,7 +161,8 @@ class FloatOps:
 
 class TracingExactOps(ExactOps):
     """:class:`ExactOps` that also records every non-finite value entering (role "term") or
-    leaving (role "result") a set operation (sum, max, mean, min2), in evaluation order, as
+    leaving (role "result") a set operation (sum, max, min, mean, min2, max2), in evaluation
+    order, as
     ``(role, value)`` pairs in :attr:`events`.
 
     An indeterminate keeps only its *first* cause when it propagates; every term of the paper's
@@ -173,8 +194,15 @@ class TracingExactOps(ExactOps):
         seq = list(seq)
         return self._note(seq, super().mean(seq))
 
+    def min(self, seq):
+        seq = list(seq)
+        return self._note(seq, super().min(seq))
+
     def min2(self, a, b):
         return self._note([a, b], super().min2(a, b))
+
+    def max2(self, a, b):
+        return self._note([a, b], super().max2(a, b))
 
 
 EXACT_OPS = ExactOps()
@@ -192,6 +220,11 @@ class ArrayValues:
         MI(C, V_j) estimates per replication.
     mi : array (reps, n, n)
         MI(V_j, V_l) estimates per replication.
+    joint : dict, optional
+        For the three-dimensional methods: ``h_c`` (reps,), and ``mi_c_pair``, ``cmi_c``,
+        ``mi_given_c``, ``h_pair_c`` (reps, n, n) -- the estimates of H(C), MI(C; {V_j, V_l}),
+        MI(C; V_j | V_l), MI(V_j; V_l | C) and H(V_j, V_l, C). Reading one that was not given is
+        an error.
 
     Handles are ints (the same feature in every replication) or int arrays of shape ``(reps,)``
     (feature ``handle[r]`` in replication ``r``); every accessor returns shape ``(reps,)``.
@@ -202,7 +235,9 @@ class ArrayValues:
     array([0., 5.])
     """
 
-    def __init__(self, h, mi_c, mi):
+    JOINT = ("h_c", "mi_c_pair", "cmi_c", "mi_given_c", "h_pair_c")
+
+    def __init__(self, h, mi_c, mi, joint: dict | None = None):
         # + 0.0 turns any -0.0 into +0.0 (see FloatOps)
         self.h_ = np.asarray(h, dtype=float) + 0.0
         self.mi_c_ = np.asarray(mi_c, dtype=float) + 0.0
@@ -210,6 +245,15 @@ class ArrayValues:
         reps, n = self.h_.shape
         if self.mi_c_.shape != (reps, n) or self.mi_.shape != (reps, n, n):
             raise ValueError("h and mi_c must be (reps, n) and mi (reps, n, n)")
+        self._joint = {}
+        for name, arr in (joint or {}).items():
+            if name not in self.JOINT:
+                raise ValueError(f"unknown joint quantity {name!r} (allowed: {', '.join(self.JOINT)})")
+            arr = np.asarray(arr, dtype=float) + 0.0
+            want = (reps,) if name == "h_c" else (reps, n, n)
+            if arr.shape != want:
+                raise ValueError(f"{name} must have shape {want} (got {arr.shape})")
+            self._joint[name] = arr
         self._rows = np.arange(reps)
 
     @property
@@ -228,3 +272,25 @@ class ArrayValues:
 
     def mi(self, i, j):
         return self.mi_[self._rows, i, j]
+
+    def _pair(self, name, i, j):
+        if name not in self._joint:
+            raise LookupError(f"{name} was not given to this ArrayValues view")
+        return self._joint[name][self._rows, i, j]
+
+    def h_c(self):
+        if "h_c" not in self._joint:
+            raise LookupError("h_c was not given to this ArrayValues view")
+        return self._joint["h_c"]
+
+    def mi_c_pair(self, i, j):
+        return self._pair("mi_c_pair", i, j)
+
+    def cmi_c(self, i, j):
+        return self._pair("cmi_c", i, j)
+
+    def mi_given_c(self, i, j):
+        return self._pair("mi_given_c", i, j)
+
+    def h_pair_c(self, i, j):
+        return self._pair("h_pair_c", i, j)

@@ -10,11 +10,17 @@ are the paper's explanations (Section 7).
 
     {"method", "beta", "scenario", "params": {...}, "order": [1-based indices],
      "labels": [labels in selection order],
-     "stopped": null or {"after": n, "candidates": {"V3": "0/0", ...}},
+     "stopped": null or {"after": n, "kind": "indeterminate" | "undecided",
+                 "candidates": {"V3": "0/0", ...}, "statement": "..."},
      "steps": [{"selected": i (1-based), "values": {"V1": "<value | +inf | -inf | form>"}}]}
 
 ``params`` holds the scenario parameters (decimal strings) plus the method options
-``reading`` and ``zero_beta`` (null for methods without beta).
+``reading`` and ``zero_beta`` (null for methods without beta). In ``stopped``, ``candidates``
+gives each remaining candidate's form ("0/0", ..., "not computed") -- and, for an undecided
+step, the value of the determinate ones; ``statement`` says why the selection stopped
+("every remaining candidate is indeterminate" or "step 5 cannot be decided: MI(C;{Y^2,X-Y}) not
+computed: ..."). A step left undecided by a not-computed value also lists the blocking
+candidates' ranges under ``"undecided"``.
 """
 
 from __future__ import annotations
@@ -84,6 +90,10 @@ def _indeterminate_line(c: Candidate) -> str:
     return line
 
 
+def _unknown_line(c: Candidate, digits: int) -> str:
+    return f"{c.label}: objective in {c.bound.text(digits)}; " + "; ".join(c.missing)
+
+
 def _infinite_origin(c: Candidate, digits: int) -> str:
     terms = c.infinite_terms
     if not terms:
@@ -107,6 +117,8 @@ def summary(result: SelectionResult) -> str:
     order = ", ".join(result.order_labels) or "(none)"
     if result.stop is None:
         return f"{head}\n{order}"
+    if result.undecided:
+        return f"{head}\n{order} -- {result.stop.statement}"
     forms = ", ".join(f"{c.label} {c.form}" for c in result.stop.candidates)
     return f"{head}\n{order} -- stopped after {result.stop.after}: {forms}"
 
@@ -138,6 +150,9 @@ def explain(result: SelectionResult, digits: int = 6) -> str:
         if ind:
             lines.append("  indeterminate (cannot be chosen):")
             lines.extend(f"    {_indeterminate_line(c)}" for c in ind)
+        if step.unknown:
+            lines.append("  not computed, and cannot win (objective bounded over the missing values):")
+            lines.extend(f"    {_unknown_line(c, digits)}" for c in step.unknown)
         where = _where([t.label or "" for c in [w] for t in c.infinite_terms]
                        + [t.cause for c in ind for t in c.indeterminate_terms], result, digits)
         if step.number > 1 and w.value.is_infinite:
@@ -146,6 +161,17 @@ def explain(result: SelectionResult, digits: int = 6) -> str:
             lines.append(f"  {where}")
     if result.stop is None:
         lines.append(f"All {v.n_features} features selected.")
+    elif result.undecided:
+        stop = result.stop
+        lines.append(f"Stop after {stop.after}: {stop.statement}.")
+        known = [c for c in stop.candidates if c.determinate]
+        if known:
+            best = max(known, key=lambda c: c.value)
+            lines.append(f"  best known: {best.label} {best.text(digits)}")
+        lines.append("  could win (objective bounded over the missing values):")
+        lines.extend(f"    {_unknown_line(c, digits)}" for c in stop.blocking)
+        lines.append("  This is not the answer: the ordering resumes when the missing values are "
+                     "computed.")
     else:
         stop = result.stop
         lines.append(
@@ -180,14 +206,26 @@ def to_json(result: SelectionResult, digits: int = 15) -> dict:
         "params": params,
         "order": [i + 1 for i in result.order],
         "labels": result.order_labels,
-        "stopped": None
-        if result.stop is None
-        else {"after": result.stop.after, "candidates": dict(result.stop.forms)},
+        "stopped": None if result.stop is None else _stop_json(result.stop, digits),
         "steps": [
             {"selected": s.selected + 1, "values": {c.name: c.text(digits) for c in s.candidates}}
             for s in result.steps
         ],
     }
+
+
+def _stop_json(stop, digits: int) -> dict:
+    out = {"after": stop.after, "kind": stop.kind,
+           "candidates": {c.name: c.form or c.text(digits) for c in stop.candidates},
+           "statement": stop.statement}
+    if stop.kind == "undecided":
+        out["undecided"] = {
+            "step": stop.after + 1,
+            "missing": stop.missing,
+            "blocking": {c.name: [c.bound.lo.text(digits), c.bound.hi.text(digits)]
+                         for c in stop.blocking},
+        }
+    return out
 
 
 def to_json_text(result: SelectionResult, digits: int = 15) -> str:

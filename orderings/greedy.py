@@ -11,6 +11,16 @@ Rules
    in the initial list of features").
 4. An indeterminate candidate (0/0, 0*inf, inf-inf, inf/inf) cannot be chosen.
 5. Selection stops when every remaining candidate is indeterminate.
+6. Never rank past an unknown. A candidate whose objective needs a value the engine did not
+   compute ("not computed") is *unknown* -- unless a term that does not depend on the missing
+   value is already indeterminate, or the objective is indeterminate for every completion of
+   the missing values (then it is indeterminate). An unknown candidate may be passed over only
+   if it provably cannot win: its objective, evaluated over the ranges the missing values can
+   take (:mod:`fstheory.orderings.bounds`; e.g. MI(C;{Vi,Vj}) lies in [max(MI(C,Vi), MI(C,Vj)),
+   H(C)]), stays below the best known value (or, for a candidate after the best one in the
+   list, does not exceed it: ties go to the lower index). Otherwise the step cannot be decided
+   and the selection stops there (``stop.kind == "undecided"``; ``fstheory order`` exits 3): an
+   ordering of only the computable features is never presented as the answer.
 
 Ties between finite values are decided at the working precision: two values closer than
 ``10**-(digits - 5)`` relative to ``max(1, |a|, |b|)`` are tied (values derived to ``digits``
@@ -39,8 +49,9 @@ from fractions import Fraction
 import mpmath
 
 from fstheory.orderings.arithmetic import EXACT_OPS, TracingExactOps
+from fstheory.orderings.bounds import Interval, objective_bounds
 from fstheory.orderings.methods import Method, get_method
-from fstheory.theory.extended import ExtendedReal
+from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.values import ScenarioValues
 
 __all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select"]
@@ -56,6 +67,11 @@ class Candidate:
     terms: tuple[ExtendedReal, ...] = ()
     """For a non-finite value: the non-finite terms met while evaluating it (every distinct
     indeterminate with its own cause, and the infinite terms), from a traced re-evaluation."""
+    bound: Interval | None = None
+    """For a value that needs a not-computed one: the objective's range over the missing
+    values (``bound.sure`` set when it is indeterminate for every one of them)."""
+    missing: tuple[str, ...] = ()
+    """The not-computed values the objective needs, as "<quantity> not computed: <why>"."""
 
     @property
     def name(self) -> str:
@@ -67,18 +83,46 @@ class Candidate:
         return self.value.is_determinate
 
     @property
+    def unknown(self) -> bool:
+        """The objective needs a not-computed value and is not indeterminate whatever it is."""
+        return (self.value.is_indeterminate and self.value.form is Form.NOT_COMPUTED
+                and not self._true_indeterminates() and (self.bound is None or self.bound.sure is None))
+
+    def _true_indeterminates(self) -> tuple[ExtendedReal, ...]:
+        return tuple(t for t in self.terms
+                     if t.is_indeterminate and t.form is not Form.NOT_COMPUTED)
+
+    @property
     def form(self) -> str | None:
-        """The indeterminate form ('0/0', ...) or None."""
-        return self.value.form.value if self.value.is_indeterminate else None
+        """The indeterminate form ('0/0', ...), "not computed" for an unknown, or None."""
+        if self.value.is_determinate:
+            return None
+        if self.value.form is Form.NOT_COMPUTED and not self.unknown:
+            true = self._true_indeterminates()
+            return true[0].form.value if true else self.bound.sure.value
+        return self.value.form.value
 
     @property
     def cause(self) -> str | None:
         """For an indeterminate: the first operation, with its operands, that produced it."""
-        return self.value.cause if self.value.is_indeterminate else None
+        if self.value.is_determinate:
+            return None
+        if self.value.form is Form.NOT_COMPUTED and not self.unknown:
+            true = self._true_indeterminates()
+            if true:
+                return true[0].cause
+            return (f"{self.bound.sure.value} for every value of the missing terms ("
+                    + "; ".join(self.missing) + ")")
+        return self.value.cause
 
     @property
     def indeterminate_terms(self) -> tuple[ExtendedReal, ...]:
         """Every distinct indeterminate term (first cause first)."""
+        if self.value.is_indeterminate and self.value.form is Form.NOT_COMPUTED and not self.unknown:
+            true = self._true_indeterminates()
+            if true:
+                return true
+            return (ExtendedReal.indeterminate(self.bound.sure, self.cause),)
         return tuple(t for t in self.terms if t.is_indeterminate)
 
     @property
@@ -115,19 +159,48 @@ class Step:
 
     @property
     def indeterminate(self) -> tuple[Candidate, ...]:
-        return tuple(c for c in self.candidates if not c.determinate)
+        return tuple(c for c in self.candidates if not c.determinate and not c.unknown)
+
+    @property
+    def unknown(self) -> tuple[Candidate, ...]:
+        """Candidates that need a not-computed value (each provably unable to win this step)."""
+        return tuple(c for c in self.candidates if c.unknown)
 
 
 @dataclass(frozen=True)
 class Stop:
-    """Selection stopped after ``after`` features: every remaining candidate is indeterminate."""
+    """Selection stopped after ``after`` features.
+
+    ``kind`` "indeterminate": every remaining candidate is indeterminate (rule 5).
+    ``kind`` "undecided": step ``after + 1`` cannot be decided because the candidates in
+    ``blocking`` need values that were not computed and could win (rule 6).
+    """
 
     after: int
     candidates: tuple[Candidate, ...]
+    kind: str = "indeterminate"
+    blocking: tuple[Candidate, ...] = ()
 
     @property
     def forms(self) -> dict[str, str]:
         return {c.name: c.form for c in self.candidates}
+
+    @property
+    def missing(self) -> list[str]:
+        """The not-computed values that block the step (each once)."""
+        out: list[str] = []
+        for c in self.blocking:
+            for m in c.missing:
+                if m not in out:
+                    out.append(m)
+        return out
+
+    @property
+    def statement(self) -> str:
+        """One sentence: why the selection stopped."""
+        if self.kind == "undecided":
+            return f"step {self.after + 1} cannot be decided: " + "; ".join(self.missing)
+        return "every remaining candidate is indeterminate"
 
 
 @dataclass(frozen=True)
@@ -152,6 +225,11 @@ class SelectionResult:
     @property
     def complete(self) -> bool:
         return self.stop is None
+
+    @property
+    def undecided(self) -> bool:
+        """The selection stopped at a step that a not-computed value leaves undecided."""
+        return self.stop is not None and self.stop.kind == "undecided"
 
     def describe_method(self) -> str:
         return self.method.describe(self.beta, self.reading, self.zero_beta)
@@ -199,6 +277,23 @@ def _pick(cands: list[Candidate], eps) -> tuple[Candidate | None, tuple[int, ...
     return best, tied
 
 
+def _could_win(c: Candidate, best: Candidate | None, eps) -> bool:
+    """An unknown candidate could win the step: its upper bound reaches the best known value
+    (within the tie band if it comes first in the list, beyond it if it comes after)."""
+    if best is None:
+        return True
+    hi, b = c.bound.hi, best.value
+    if _tied(hi, b, eps):
+        return c.index < best.index
+    return hi > b
+
+
+def _unknown_candidate(m, values, i, selected, beta, reading, zero_beta, value, terms,
+                       label) -> Candidate:
+    bound, missing = objective_bounds(m, values, i, selected, beta, reading, zero_beta)
+    return Candidate(i, label, value, terms, bound, tuple(missing))
+
+
 def select(values: ScenarioValues, method, beta=None, *, reading: str | None = None,
            zero_beta: str = "explicit", digits: int | None = None) -> SelectionResult:
     """Greedy forward selection of ``values``' features by ``method`` (name or :class:`Method`).
@@ -235,19 +330,26 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
         remaining = list(range(values.n_features))
         while remaining:
             selected = [s.selected for s in steps]
-            if not selected:
-                criterion = "MI(C,Vi)"
-                cands = [Candidate(i, labels[i], values.mi_c(i)) for i in remaining]
-            else:
-                criterion = "objective"
-                cands = []
-                for i in remaining:
+            criterion = "objective" if selected else "MI(C,Vi)"
+            cands = []
+            for i in remaining:
+                if selected:
                     value = m.objective(EXACT_OPS, values, i, selected, beta, reading=reading,
                                         zero_beta=zero_beta)
                     terms = () if value.is_finite else _terms(
                         m, values, i, selected, beta, reading, zero_beta, value)
-                    cands.append(Candidate(i, labels[i], value, terms))
+                else:
+                    value, terms = values.mi_c(i), ()
+                c = Candidate(i, labels[i], value, terms)
+                if value.is_indeterminate and value.form is Form.NOT_COMPUTED:
+                    c = _unknown_candidate(m, values, i, selected, beta, reading, zero_beta,
+                                           value, terms, labels[i])
+                cands.append(c)
             best, tied = _pick(cands, eps)
+            blocking = tuple(c for c in cands if c.unknown and _could_win(c, best, eps))
+            if blocking:
+                stop = Stop(len(selected), tuple(cands), "undecided", blocking)
+                break
             if best is None:
                 stop = Stop(after=len(selected), candidates=tuple(cands))
                 break

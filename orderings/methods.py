@@ -8,7 +8,20 @@ them as a table to compare with the paper's by eye).
 
 Notation: ``i`` the candidate V_i, ``S`` the already selected features (|S| >= 1; the first
 feature is chosen by MI(C, V_i) alone, see :mod:`fstheory.orderings.greedy`), ``v`` a values view with
-``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``.
+``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``, and, for the
+three-dimensional methods (``dimension == 3``: JMI, CMIM, JMIM, CIFE, DISR, ICAP, the paper's
+future work), ``v.mi_c_pair(i, s) = MI(C;{V_i,V_s})``, ``v.cmi_c(i, s) = MI(C;V_i|V_s)``,
+``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``.
+
+Three-dimensional readings
+--------------------------
+Each 3-D method's default reading, "original", is its authors' definition; the named readings
+are rewrites that are equal where determinate (JMI's up to a positive factor and a constant of
+the step) but differ in where they are determinate: "unified" writes the redundancy through
+MI(V_i,V_s) - MI(V_i,V_s|C) as Brown et al. (JMLR 2012) do, which is +inf - (+inf) for
+functionally dependent features; "interaction" writes the same interaction information as
+MI(C,V_i) - MI(C;V_i|V_s) (McGill 1954; Jakulin 2005), always finite; CMIM's "fleuret" is
+Fleuret's (2004) running minimum min(MI(C,V_i), min_s MI(C;V_i|V_s)), a different function.
 
 Readings
 --------
@@ -289,8 +302,11 @@ class Reading:
 class Method:
     """A registered method.
 
-    ``readings`` maps "table"/"text" to a :class:`Reading`; for methods that the table and the
-    text write alike both keys hold the same object (:attr:`readings_differ` is False).
+    ``readings`` maps a reading's name to a :class:`Reading`. The paper's two-dimensional
+    methods have "table" and "text"; for those the table and the text write alike both keys
+    hold the same object. The three-dimensional methods (``dimension == 3``) have "original"
+    (the default) and named rewrites ("unified", "interaction", "fleuret"). A method has
+    :attr:`readings_differ` when it has more than one distinct reading.
     """
 
     key: str
@@ -301,10 +317,20 @@ class Method:
     default_reading: str = "table"
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
+    dimension: int = 2
 
     @property
     def readings_differ(self) -> bool:
-        return self.readings["table"] is not self.readings["text"]
+        return len({id(r) for r in self.readings.values()}) > 1
+
+    def distinct_readings(self) -> list[tuple[str, Reading]]:
+        """(name, reading) for each distinct reading, in registry order."""
+        seen, out = set(), []
+        for name, r in self.readings.items():
+            if id(r) not in seen:
+                seen.add(id(r))
+                out.append((name, r))
+        return out
 
     def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit"):
         """Validate options; return ``(beta as Fraction or None, reading, zero_beta)``."""
@@ -320,9 +346,9 @@ class Method:
                 f"(only mifs and mifs-u take beta, in [0, 1])"
             )
         reading = self.default_reading if reading is None else reading
-        if reading not in READINGS:
+        if reading not in self.readings:
             raise MethodError(
-                f"parameter 'reading' must be one of {', '.join(READINGS)} (got {reading!r})"
+                f"parameter 'reading' must be one of {', '.join(self.readings)} (got {reading!r})"
             )
         if zero_beta not in ZERO_BETA:
             raise MethodError(
@@ -439,9 +465,189 @@ _register(
 )
 
 
-def method_names() -> list[str]:
-    """Registry keys in the paper's order: mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs."""
-    return list(METHODS)
+# ----- the three-dimensional methods (Brown et al., JMLR 2012, for their unified forms) ------------
+# v.mi_c_pair(i, s) = MI(C;{Vi,Vs}), v.cmi_c(i, s) = MI(C;Vi|Vs), v.mi_given_c(i, s) = MI(Vi;Vs|C),
+# v.h_pair_c(i, s) = H(Vi,Vs,C). "original" is each method as its authors define it; the other
+# readings are algebraically equal where determinate (or equal up to a constant common to all
+# candidates, which keeps the argmax) but differ in where they are determinate:
+# "unified" writes the redundancy through MI(Vi,Vs) - MI(Vi,Vs|C), which is +inf - (+inf) for a
+# pair of functionally dependent features; "interaction" writes the same interaction information
+# as MI(C,Vi) - MI(C;Vi|Vs), which is always finite (McGill 1954; Jakulin 2005).
+
+
+def _jmi(ops, v, i, S, beta):
+    return ops.sum([v.mi_c_pair(i, s) for s in S])
+
+
+_JMI = dict(
+    latex=r"\sum_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
+    plain="sum_{Vs in S} MI(C;{Vi,Vs})",
+)
+
+
+def _jmi_unified(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.mean([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
+
+
+_JMI_UNIFIED = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)"
+    r"-\mathrm{MI}(V_i,V_s|C)\right]",
+    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
+)
+
+
+def _jmi_interaction(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.mean([v.mi_c(i) - v.cmi_c(i, s) for s in S])
+
+
+_JMI_INTERACTION = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)"
+    r"-\mathrm{MI}(C;V_i|V_s)\right]",
+    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
+)
+
+
+def _cmim(ops, v, i, S, beta):
+    return ops.min([v.cmi_c(i, s) for s in S])
+
+
+_CMIM = dict(
+    latex=r"\min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)",
+    plain="min_{Vs in S} MI(C;Vi|Vs)",
+)
+
+
+def _cmim_fleuret(ops, v, i, S, beta):
+    return ops.min([v.mi_c(i)] + [v.cmi_c(i, s) for s in S])
+
+
+_CMIM_FLEURET = dict(
+    latex=r"\min\left\{\mathrm{MI}(C,V_i),\ \min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)\right\}",
+    plain="min(MI(C,Vi), min_{Vs in S} MI(C;Vi|Vs))",
+)
+
+
+def _cmim_unified(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.max([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
+
+
+_CMIM_UNIFIED = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right]",
+    plain="MI(C,Vi) - max_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
+)
+
+
+def _jmim(ops, v, i, S, beta):
+    return ops.min([v.mi_c_pair(i, s) for s in S])
+
+
+_JMIM = dict(
+    latex=r"\min_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
+    plain="min_{Vs in S} MI(C;{Vi,Vs})",
+)
+
+
+def _cife(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.sum([v.mi(i, s) for s in S]) + ops.sum([v.mi_given_c(i, s) for s in S])
+
+
+_CIFE = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\mathrm{MI}(V_i,V_s)+\sum_{V_s \in S}\mathrm{MI}(V_i,V_s|C)",
+    plain="MI(C,Vi) - sum_{Vs in S} MI(Vi,Vs) + sum_{Vs in S} MI(Vi,Vs|C)   [left to right]",
+)
+
+
+def _cife_interaction(ops, v, i, S, beta):
+    return v.mi_c(i) - ops.sum([v.mi_c(i) - v.cmi_c(i, s) for s in S])
+
+
+_CIFE_INTERACTION = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right]",
+    plain="MI(C,Vi) - sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
+)
+
+
+def _disr(ops, v, i, S, beta):
+    return ops.sum([v.mi_c_pair(i, s) / v.h_pair_c(i, s) for s in S])
+
+
+_DISR = dict(
+    latex=r"\sum_{V_s \in S} \frac{\mathrm{MI}(C;\{V_i,V_s\})}{H(V_i,V_s,C)}",
+    plain="sum_{Vs in S} MI(C;{Vi,Vs}) / H(Vi,Vs,C)",
+)
+
+
+def _icap(ops, v, i, S, beta):
+    zero = ops.const(0)
+    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi(i, s) - v.mi_given_c(i, s)) for s in S])
+
+
+_ICAP = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right\}",
+    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(Vi,Vs) - MI(Vi,Vs|C))",
+)
+
+
+def _icap_interaction(ops, v, i, S, beta):
+    zero = ops.const(0)
+    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi_c(i) - v.cmi_c(i, s)) for s in S])
+
+
+_ICAP_INTERACTION = dict(
+    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right\}",
+    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(C,Vi) - MI(C;Vi|Vs))",
+)
+
+_BROWN = "Brown et al. 2012, unified form (redundancy MI(Vi,Vs) - MI(Vi,Vs|C))"
+_INTERACTION = "interaction information MI(C,Vi) - MI(C;Vi|Vs) (McGill 1954; Jakulin 2005)"
+
+
+def _named(original: dict, source: str, **others) -> dict[str, Reading]:
+    """Readings of a three-dimensional method: "original" first, then the named rewrites
+    (``name=(spec, source)``)."""
+    out = {"original": Reading(original["fn"], original["latex"], original["plain"], source)}
+    for name, (spec, src) in others.items():
+        out[name] = Reading(spec["fn"], spec["latex"], spec["plain"], src)
+    return out
+
+
+def _register3(key, display, citation, readings, notes=""):
+    _register(Method(key, display, citation, False, readings, default_reading="original",
+                     notes=notes, dimension=3))
+
+
+_register3("jmi", "JMI", "Yang and Moody 1999",
+           _named({**_JMI, "fn": _jmi}, "Yang and Moody 1999 (joint mutual information)",
+                  unified=({**_JMI_UNIFIED, "fn": _jmi_unified}, _BROWN),
+                  interaction=({**_JMI_INTERACTION, "fn": _jmi_interaction}, _INTERACTION)),
+           notes="The unified and interaction readings are the original divided by |S| minus "
+           "(1/|S|) sum_s MI(C,Vs), a constant of the step: same argmax where determinate.")
+_register3("cmim", "CMIM", "Fleuret 2004",
+           _named({**_CMIM, "fn": _cmim}, "Fleuret 2004 (conditional mutual information maximisation)",
+                  fleuret=({**_CMIM_FLEURET, "fn": _cmim_fleuret},
+                           "Fleuret 2004, running-minimum form (the partial score starts at MI(C,Vi))"),
+                  unified=({**_CMIM_UNIFIED, "fn": _cmim_unified}, _BROWN)),
+           notes="The fleuret reading differs only when MI(C;Vi|Vs) > MI(C,Vi) for every Vs in S "
+           "(complementary features).")
+_register3("jmim", "JMIM", "Bennasar et al. 2015",
+           _named({**_JMIM, "fn": _jmim}, "Bennasar et al. 2015 (joint mutual information maximisation)"))
+_register3("cife", "CIFE", "Lin and Tang 2006",
+           _named({**_CIFE, "fn": _cife}, "Lin and Tang 2006 (conditional infomax feature extraction); "
+                  "Brown et al. 2012",
+                  interaction=({**_CIFE_INTERACTION, "fn": _cife_interaction}, _INTERACTION)))
+_register3("disr", "DISR", "Meyer and Bontempi 2006",
+           _named({**_DISR, "fn": _disr}, "Meyer and Bontempi 2006; Meyer et al. 2008 (double input "
+                  "symmetrical relevance)"))
+_register3("icap", "ICAP", "Jakulin 2005",
+           _named({**_ICAP, "fn": _icap}, "Jakulin 2005 (interaction capping); Brown et al. 2012",
+                  interaction=({**_ICAP_INTERACTION, "fn": _icap_interaction}, _INTERACTION)))
+
+
+def method_names(dimension: int | None = None) -> list[str]:
+    """Registry keys: the paper's eight two-dimensional methods (mifs, mifs-u, mrmr, mmifs-u,
+    micc, qmifs, nmifs, maxmifs), then the three-dimensional ones (jmi, cmim, jmim, cife, disr,
+    icap); ``dimension`` 2 or 3 keeps one group."""
+    return [k for k, m in METHODS.items() if dimension is None or m.dimension == dimension]
 
 
 def get_method(name) -> Method:

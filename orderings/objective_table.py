@@ -19,10 +19,7 @@ __all__ = ["latex_table", "markdown_table"]
 
 def _rows(methods):
     for m in methods:
-        for reading in ("table", "text"):
-            if reading == "text" and not m.readings_differ:
-                continue
-            r = m.readings[reading]
+        for reading, r in m.distinct_readings():
             mark = " (default)" if m.readings_differ and reading == m.default_reading else ""
             yield m, reading, mark, r
 
@@ -43,7 +40,8 @@ def latex_table(methods: list[Method] | None = None) -> str:
     ]
     for m, reading, mark, r in _rows(methods):
         beta = r" ($\beta\in[0,1]$)" if m.has_beta else ""
-        name = f"{m.display}{beta}" if reading == "table" or not m.readings_differ else ""
+        first = reading == next(iter(m.readings))
+        name = f"{m.display}{beta}" if first else ""
         lines.append(f"    {name} & {reading}{mark} & $\\displaystyle {r.latex}$ \\\\[0.4cm]")
     lines += [r"    \bottomrule", r"  \end{tabular}", r"\end{table*}"]
     return "\n".join(lines)
@@ -58,6 +56,7 @@ def markdown_table(methods: list[Method] | None = None) -> str:
     methods = list(METHODS.values()) if methods is None else methods
     lines = ["| Method | Source | Reading | Objective (argmax over Vi in F) |", "|---|---|---|---|"]
     for m, reading, mark, r in _rows(methods):
-        lines.append(f"| {m.display} | {m.citation if reading == 'table' else r.source} | "
+        first = reading == next(iter(m.readings))
+        lines.append(f"| {m.display} | {_md_cell(m.citation if first else r.source)} | "
                      f"{reading}{mark} | `{_md_cell(r.plain)}` |")
     return "\n".join(lines)

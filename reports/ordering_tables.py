@@ -24,23 +24,29 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import METHODS
 
 __all__ = ["BETAS", "ordering_table", "ordering_markdown", "ordering_latex", "ordering_csv",
-           "ordering_json", "method_rows", "stop_text"]
+           "ordering_json", "method_rows", "stop_text", "part_heading", "order_md_table"]
 
 #: the betas of the paper's rows
 BETAS = ("0", "0.4", "0.7", "1")
 
 
-def method_rows():
-    """(method, beta) for every row: registry order, betas for methods that take one."""
+def method_rows(dimension: int | None = 2):
+    """(method, beta) for every row: registry order, betas for methods that take one; the
+    paper's two-dimensional methods by default (``dimension=None``: every method)."""
     for m in METHODS.values():
+        if dimension is not None and m.dimension != dimension:
+            continue
         for beta in (BETAS if m.has_beta else (None,)):
             yield m, beta
 
 
 def stop_text(result) -> str:
-    """'0/0 (9)' or '0*inf (5), inf-inf (1)': the forms of the candidates left at the stop."""
+    """'0/0 (9)' or '0*inf (5), inf-inf (1)': the forms of the candidates left at the stop;
+    'undecided at step 5 (not computed)' when a not-computed value left the step undecided."""
     if result.stop is None:
         return ""
+    if result.undecided:
+        return f"undecided at step {result.stop.after + 1} (not computed)"
     counts: dict = {}
     for c in result.stop.candidates:
         counts[c.form] = counts.get(c.form, 0) + 1
@@ -87,14 +93,23 @@ def ordering_markdown(table: dict) -> str:
         "as written. '-' = nothing selected; 'Stop' = the indeterminate forms left (count).",
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
-        n = len(part["rows"][0]["order"])
-        params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
-        head = ["Method"] + [str(i + 1) for i in range(n)] + ["Stop"]
-        rows = [[_heading(r)] + [f"`{x}`" if x != "-" else "-" for x in r["order"]] + [r["stop"]]
-                for r in part["rows"]]
-        lines += ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", "",
-                  md_table(head, rows)]
+        lines += part_heading(letter, part) + [order_md_table(part, _heading, "stop")]
     return "\n".join(lines)
+
+
+def part_heading(letter: str, part: dict) -> list[str]:
+    """'## (a) k = 0.2' and the parameters line of one part of an ordering table."""
+    params = ", ".join(f"{k}={v}" for k, v in part["params"].items())
+    return ["", f"## ({letter}) k = {part['k']}", "", f"Parameters: {params}.", ""]
+
+
+def order_md_table(part: dict, heading, stop_key: str) -> str:
+    """Markdown rows: method heading, the selected features by position ('-' none), the stop."""
+    n = len(part["rows"][0]["order"])
+    head = ["Method"] + [str(i + 1) for i in range(n)] + ["Stop"]
+    rows = [[heading(r)] + [f"`{x}`" if x != "-" else "-" for x in r["order"]]
+            + [r[stop_key] or ""] for r in part["rows"]]
+    return md_table(head, rows)
 
 
 def _latex_heading(r: dict) -> str:

@@ -8,6 +8,13 @@ registered one: the paper's ``uniform`` and ``normal``, then Scenario III ``lapl
 * ``mi_features_<scenario>.{md,tex,csv,json}`` -- MI(V_i, V_j), symbolic and at the defaults;
 * ``numeric_table.{md,tex,csv,json}`` -- h and MI(C_k, .) at the defaults, k = 0.2, 0.8;
 * ``orderings_<scenario>.{md,tex,csv,json}`` -- every (method, beta) row, k = 0.2, 0.8;
+* ``joint_<scenario>.{md,csv,json}`` -- H(C), MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C),
+  H(Vi,Vj,C), k = 0.2, 0.8;
+* ``orderings3d_<scenario>.{md,csv,json}`` -- the three-dimensional methods, every reading,
+  with ties and stops explained;
+* ``first_sets_<scenario>.{md,csv,json}`` -- the derived relevance classes and
+  relevance-optimal sets, and for every method its first set, whether it is relevance-optimal,
+  whether it orders all features, and why;
 * ``README.md`` -- the index: files, parameters, digits.
 
 Output is deterministic: the same engine gives byte-identical files (no timestamps, fixed
@@ -21,7 +28,7 @@ Examples
 >>> with tempfile.TemporaryDirectory() as d:
 ...     files = generate(d, digits=12, scenarios=["uniform"])
 ...     sorted(p.name for p in files)[:3]
-['README.md', 'general_uniform.csv', 'general_uniform.json']
+['README.md', 'first_sets_uniform.csv', 'first_sets_uniform.json']
 """
 
 from __future__ import annotations
@@ -30,8 +37,11 @@ from pathlib import Path
 
 from fstheory.orderings.methods import METHODS
 from fstheory.orderings.objective_table import latex_table, markdown_table
+from fstheory.reports import first_set_tables as ft
 from fstheory.reports import general_tables as gt
+from fstheory.reports import joint_tables as jt
 from fstheory.reports import mi_tables as mt
+from fstheory.reports import ordering3d_tables as o3
 from fstheory.reports import numeric_tables as nt
 from fstheory.reports import ordering_tables as ot
 from fstheory.reports.atomic import staged_output
@@ -65,10 +75,7 @@ def resolve_scenarios(scenarios=None) -> list[Scenario]:
 def _objective_files(out: Path) -> list[Path]:
     rows = []
     for m in METHODS.values():
-        for reading in ("table", "text"):
-            if reading == "text" and not m.readings_differ:
-                continue
-            r = m.readings[reading]
+        for reading, r in m.distinct_readings():
             rows.append({"method": m.key, "display": m.display, "citation": m.citation,
                          "has_beta": m.has_beta, "reading": reading,
                          "default": reading == m.default_reading or not m.readings_differ,
@@ -76,7 +83,8 @@ def _objective_files(out: Path) -> list[Path]:
     md = ("# Objective functions (from the method registry)\n\n"
           "Each method selects the candidate V_i in F maximising the expression "
           "(`orderings/methods.py`); where the paper's table and text write a method differently, "
-          "both readings are listed and the default is marked (see `docs/orderings.md`).\n\n"
+          "both readings are listed and the default is marked; the three-dimensional methods list "
+          "their original definition and their named rewrites (see `docs/orderings.md`).\n\n"
           + markdown_table())
     csv_rows = [[r["method"], r["display"], r["reading"], "yes" if r["default"] else "no",
                  r["source"], r["plain"], r["latex"]] for r in rows]
@@ -93,6 +101,11 @@ def _objective_files(out: Path) -> list[Path]:
 def _four(out: Path, stem: str, md: str, tex: str, csv: str, js: str) -> list[Path]:
     return [write_text(out / f"{stem}.md", md), write_text(out / f"{stem}.tex", tex),
             write_text(out / f"{stem}.csv", csv), write_text(out / f"{stem}.json", js)]
+
+
+def _three(out: Path, stem: str, md: str, csv: str, js: str) -> list[Path]:
+    return [write_text(out / f"{stem}.md", md), write_text(out / f"{stem}.csv", csv),
+            write_text(out / f"{stem}.json", js)]
 
 
 def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
@@ -126,21 +139,30 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
         "|---|---|---|---|---|",
     ]
 
-    def row(title, stem):
-        return (f"| {title} | [{stem}.md]({stem}.md) | [{stem}.tex]({stem}.tex) | "
-                f"[{stem}.csv]({stem}.csv) | [{stem}.json]({stem}.json) |")
+    def row(title, stem, tex=True):
+        latex = f"[{stem}.tex]({stem}.tex)" if tex else "-"
+        return (f"| {title} | [{stem}.md]({stem}.md) | {latex} | [{stem}.csv]({stem}.csv) | "
+                f"[{stem}.json]({stem}.json) |")
+
+    def per_scenario(title, prefix, tex=True):
+        for s in scenarios:
+            lines.append(row(f"{title}, {s.title.split(':')[0]}", f"{prefix}_{s.name}", tex))
 
     lines.append(row("Objective functions (Section 4)", "objective_table"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"General expressions, {short}", f"general_{s.name}"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"MI between features, {short}", f"mi_features_{s.name}"))
+    per_scenario("General expressions", "general")
+    per_scenario("MI between features", "mi_features")
     lines.append(row("Entropy and MI with the class (numeric)", "numeric_table"))
-    for s in scenarios:
-        short = s.title.split(":")[0]
-        lines.append(row(f"Feature selection ordering, {short}", f"orderings_{s.name}"))
+    per_scenario("Feature selection ordering", "orderings")
+    per_scenario("Joint and conditional MI", "joint", tex=False)
+    per_scenario("Three-dimensional methods, ordering", "orderings3d", tex=False)
+    per_scenario("Relevance and first selected sets (every method)", "first_sets", tex=False)
+    lines += [
+        "",
+        "The joint tables, the three-dimensional orderings and the first-set table go beyond the "
+        "paper (its future work): values a route does not reach yet are printed 'not computed' "
+        "with the reason, and an ordering that needs one stops there as 'undecided' "
+        "(`docs/orderings.md`).",
+    ]
     lines += [
         "",
         "## Comparison with the paper",
@@ -206,6 +228,16 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks) -> list[Pa
         t = ot.ordering_table(s, digits, ks)
         files += _four(out, f"orderings_{s.name}", ot.ordering_markdown(t), ot.ordering_latex(t),
                        ot.ordering_csv(t), ot.ordering_json(t))
+    for s in chosen:
+        t = jt.joint_table(s, digits, ks)
+        files += _three(out, f"joint_{s.name}", jt.joint_markdown(t), jt.joint_csv(t),
+                        jt.joint_json(t))
+        t = o3.ordering3d_table(s, digits, ks)
+        files += _three(out, f"orderings3d_{s.name}", o3.ordering3d_markdown(t),
+                        o3.ordering3d_csv(t), o3.ordering3d_json(t))
+        t = ft.first_set_table(s, digits, ks)
+        files += _three(out, f"first_sets_{s.name}", ft.first_set_markdown(t), ft.first_set_csv(t),
+                        ft.first_set_json(t))
     files.append(_readme(out, chosen, digits, ks))
     return files
 

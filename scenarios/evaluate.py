@@ -24,6 +24,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.scenarios.derive import Derivation, derive
+from fstheory.scenarios.evaluate_joint import joint_source
 from fstheory.theory import numeric
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
@@ -113,4 +114,5 @@ def evaluate(bound: BoundScenario, digits: int = 30) -> ScenarioValues:
         mi_features=tuple(map(tuple, matrix)),
         digits=digits,
         provenance=prov,
+        joint_source=joint_source(bound, digits),  # joint quantities on first use (issue 10)
     )

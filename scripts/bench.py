@@ -3,7 +3,8 @@
 Each command runs once in a fresh process (imports and caches cold, as a user meets them), with
 the package already installed (the install is not timed). Printed as a table with the goal of
 each line and the ratio to it (the issue's goals: the whole table regeneration at 30 digits under
-20 s; ``fstheory values`` under 10 s per call). If ``scripts/bench_simulation.py`` exists it is
+20 s; ``fstheory values`` under 10 s per call; with ``--joint``, every joint quantity of a
+10-feature scenario, under 60 s). If ``scripts/bench_simulation.py`` exists it is
 run afterwards and its own output printed.
 
 Commands that the CLI does not provide yet (e.g. ``tables`` or ``verify`` before they are wired)
@@ -76,6 +77,15 @@ def main(argv=None) -> int:
              cli + ["values", "--scenario", "normal", "--k", "0.2", "--json"], 10.0),
             ("fstheory values --scenario normal --k 0.8 --json",
              cli + ["values", "--scenario", "normal", "--k", "0.8", "--json"], 10.0),
+            # all joint quantities of a 10-feature paper scenario at 30 digits (issue 10: < 60 s);
+            # until the engine's set routes merge, the pairs they would compute are "not computed"
+            ("fstheory values --scenario uniform --k 0.2 --joint --json",
+             cli + ["values", "--scenario", "uniform", "--k", "0.2", "--joint", "--json"], 60.0),
+            ("fstheory values --scenario normal --k 0.2 --joint --json",
+             cli + ["values", "--scenario", "normal", "--k", "0.2", "--joint", "--json"], 60.0),
+            ("fstheory order --scenario normal --k 0.8 --method jmi --explain",
+             cli + ["order", "--scenario", "normal", "--k", "0.8", "--method", "jmi", "--explain"],
+             None),
             ("fstheory order --scenario uniform --k 0.8 --method nmifs --explain",
              cli + ["order", "--scenario", "uniform", "--k", "0.8", "--method", "nmifs", "--explain"],
              None),
@@ -108,7 +118,8 @@ def main(argv=None) -> int:
         subprocess.run([sys.executable, str(sim)], cwd=ROOT)
     else:
         print("(scripts/bench_simulation.py not present: no simulation benchmark)")
-    return 0 if all(rc in (0, 1) for _, _, rc, _, _ in rows) else 1
+    # exit 3 is an ordering stopped at an undecided step (a value not computed), not a failure
+    return 0 if all(rc in (0, 1, 3) for _, _, rc, _, _ in rows) else 1
 
 
 if __name__ == "__main__":

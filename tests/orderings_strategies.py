@@ -4,6 +4,13 @@ paper's scenarios meet: null and negative entropies, MI = 0 and MI = +inf betwee
 Entropies are powers of two (or 0) and MI values multiples of 1/16, so that every quotient and
 product in the objectives is a dyadic rational: float arithmetic is then exact up to the final
 mean/ratio, and the exact and float worlds must agree on which values are zero.
+
+The joint values (for the three-dimensional methods) are consistent with the identities the
+engine uses: H(C) = 11/16 (>= every MI(C, V), <= ln 2), MI(C;{Vi,Vj}) in [max(MI(C,Vi),
+MI(C,Vj)), H(C)], MI(C;Vi|Vj) = MI(C;{Vi,Vj}) - MI(C,Vj), MI(Vi;Vj|C) = MI(Vi,Vj) - MI(C,Vi) -
+MI(C,Vj) + MI(C;{Vi,Vj}) (+inf when MI(Vi,Vj) = +inf), H(Vi,Vj,C) = h(Vi) + h(Vj) - MI(Vi,Vj) +
+H(C) - MI(C;{Vi,Vj}) (-inf when MI(Vi,Vj) = +inf). ``unknown`` marks pairs whose MI(C;{Vi,Vj})
+is "not computed" (and, as in the engine, what is derived from it).
 """
 
 from __future__ import annotations
@@ -13,13 +20,55 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from fstheory.theory.extended import POS_INF, xr
-from fstheory.theory.values import ScenarioValues
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.values import JointValues, ScenarioValues
 
 ENTROPIES = [Fraction(0)] + [s * Fraction(2) ** e for s in (1, -1) for e in (-2, -1, 0, 1)]
 MI_CLASS = [Fraction(n, 16) for n in range(0, 12)]  # MI with a binary class is <= ln 2
 MI_FEATURE = [Fraction(0)] * 4 + [Fraction(n, 16) for n in range(1, 33)] + ["inf"] * 4
 BETAS = [Fraction(0), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1)]
+H_CLASS = Fraction(11, 16)
+
+
+def _nc(label):
+    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, f"{label} not computed: test", label)
+
+
+def joint_values(values: ScenarioValues, pair_steps, unknown=frozenset()) -> JointValues:
+    """Joint values consistent with ``values`` (see the module docstring). ``pair_steps[p]`` in
+    [0, 1] places the p-th upper-triangle MI(C;{Vi,Vj}) between its bounds."""
+    n, L = values.n_features, values.labels
+    hc = xr(H_CLASS, "H(C)")
+    pair = [[None] * n for _ in range(n)]
+    pos = 0
+    for i in range(n):
+        pair[i][i] = values.mi_c(i).named(f"MI(C,{L[i]})")
+        for j in range(i + 1, n):
+            lo = max(values.mi_c(i).value, values.mi_c(j).value)
+            frac = pair_steps[pos]
+            pos += 1
+            raw = xr(lo + (xr(H_CLASS).value - lo) * frac)
+            for a, b in ((i, j), (j, i)):
+                label = f"MI(C;{{{L[a]},{L[b]}}})"
+                pair[a][b] = _nc(label) if (i, j) in unknown else raw.named(label)
+    cmi = [[None] * n for _ in range(n)]
+    given = [[None] * n for _ in range(n)]
+    hpair = [[None] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            cmi[i][j] = xr(0, f"MI(C;{L[i]}|{L[i]})") if i == j else (
+                pair[i][j] - values.mi_c(j)).named(f"MI(C;{L[i]}|{L[j]})")
+            mi = values.mi(i, j)
+            if i == j or mi.is_pos_inf:
+                given[i][j] = POS_INF.named(f"MI({L[i]};{L[j]}|C)")
+                hpair[i][j] = NEG_INF.named(f"H({L[i]},{L[j]},C)")
+            else:
+                given[i][j] = (mi - values.mi_c(i) - values.mi_c(j) + pair[i][j]).named(
+                    f"MI({L[i]};{L[j]}|C)")
+                hpair[i][j] = (values.h(i) + values.h(j) - mi + hc - pair[i][j]).named(
+                    f"H({L[i]},{L[j]},C)")
+    return JointValues(hc, tuple(map(tuple, pair)), tuple(map(tuple, cmi)),
+                       tuple(map(tuple, given)), tuple(map(tuple, hpair)))
 
 
 def _values(n, h, mc, upper) -> ScenarioValues:
@@ -45,14 +94,25 @@ def _values(n, h, mc, upper) -> ScenarioValues:
     )
 
 
+STEPS = [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)]
+
+
 @st.composite
-def scenario_values(draw, min_n=2, max_n=6, n=None):
+def scenario_values(draw, min_n=2, max_n=6, n=None, unknown_pairs=False):
+    """Random values with consistent joint values; ``unknown_pairs``: some MI(C;{Vi,Vj}) are
+    "not computed" (then ``values.complete`` holds the same values fully known)."""
     n = draw(st.integers(min_n, max_n)) if n is None else n
+    m = n * (n - 1) // 2
     h = draw(st.lists(st.sampled_from(ENTROPIES), min_size=n, max_size=n))
     mc = draw(st.lists(st.sampled_from(MI_CLASS), min_size=n, max_size=n))
-    upper = draw(st.lists(st.sampled_from(MI_FEATURE), min_size=n * (n - 1) // 2,
-                          max_size=n * (n - 1) // 2))
-    return _values(n, h, mc, upper)
+    upper = draw(st.lists(st.sampled_from(MI_FEATURE), min_size=m, max_size=m))
+    steps = draw(st.lists(st.sampled_from(STEPS), min_size=m, max_size=m))
+    v = _values(n, h, mc, upper)
+    if not unknown_pairs:
+        return v.with_joint(joint_values(v, steps))
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    unknown = frozenset(draw(st.lists(st.sampled_from(pairs), max_size=2)))
+    return v.with_joint(joint_values(v, steps, unknown)), v, steps, unknown
 
 
 def to_float(x) -> float:

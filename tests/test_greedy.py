@@ -113,7 +113,7 @@ def run_all(v, beta):
     """Every distinct (method, reading, zero_beta) combination."""
     for name in method_names():
         m = get_method(name)
-        for reading in ("table", "text") if m.readings_differ else ("table",):
+        for reading, _ in m.distinct_readings():
             b = beta if m.has_beta else None
             for zero_beta in ("explicit", "drop") if m.has_beta and beta == 0 else ("explicit",):
                 yield name, select(v, name, b, reading=reading, zero_beta=zero_beta)
@@ -200,8 +200,10 @@ def test_json_format_exactly():
     assert j["params"] == {"k": "0.2", "delta": "0.5", "a": "3", "b": "1", "d": "2",
                            "reading": "table", "zero_beta": None}
     assert j["order"] == [1, 8, 3, 6, 4] and j["labels"] == ["X", "X^2", "Y^2", "Z^2", "X-Y"]
-    assert j["stopped"] == {"after": 5, "candidates": {"V2": "inf-inf", "V5": "0/0", "V7": "0/0",
-                                                       "V9": "0/0", "V10": "0/0"}}
+    assert j["stopped"] == {"after": 5, "kind": "indeterminate",
+                            "candidates": {"V2": "inf-inf", "V5": "0/0", "V7": "0/0", "V9": "0/0",
+                                           "V10": "0/0"},
+                            "statement": "every remaining candidate is indeterminate"}
     assert len(j["steps"]) == 5
     s1, s2 = j["steps"][0], j["steps"][1]
     assert s1["selected"] == 1 and list(s1["values"]) == [f"V{i}" for i in range(1, 11)]

@@ -22,13 +22,16 @@ SETTINGS = settings(max_examples=120, deadline=None)
 
 NAMES = ["mifs", "mifs-u", "mrmr", "mmifs-u", "micc", "qmifs", "nmifs", "maxmifs"]
 DISPLAY = ["MIFS", "MIFS-U", "mRMR", "mMIFS-U", "MICC", "QMIFS", "NMIFS", "maxMIFS"]
+NAMES3 = ["jmi", "cmim", "jmim", "cife", "disr", "icap"]
 
 # ----- registry and bad input ---------------------------------------------------------------------
 
 
 def test_registry_names_and_display():
-    assert method_names() == NAMES
+    assert method_names(2) == NAMES and method_names(3) == NAMES3
+    assert method_names() == NAMES + NAMES3
     assert [get_method(n).display for n in NAMES] == DISPLAY
+    assert [get_method(n).display for n in NAMES3] == ["JMI", "CMIM", "JMIM", "CIFE", "DISR", "ICAP"]
     assert [n for n in NAMES if get_method(n).has_beta] == ["mifs", "mifs-u"]
 
 
@@ -37,10 +40,11 @@ def test_lookup_is_case_insensitive(name):
     assert get_method(name).key == name.strip().lower()
 
 
-@pytest.mark.parametrize("name", ["mifsu", "jmi", "", None, 3])
+@pytest.mark.parametrize("name", ["mifsu", "mim", "", None, 3])
 def test_unknown_method(name):
     with pytest.raises(MethodError, match=r"parameter 'method' must be one of mifs, mifs-u, mrmr, "
-                                          r"mmifs-u, micc, qmifs, nmifs, maxmifs"):
+                                          r"mmifs-u, micc, qmifs, nmifs, maxmifs, jmi, cmim, jmim, "
+                                          r"cife, disr, icap"):
         get_method(name)
 
 
@@ -75,6 +79,9 @@ def test_beta_required(name):
 def test_bad_reading_and_zero_beta():
     with pytest.raises(MethodError, match=r"parameter 'reading' must be one of table, text"):
         get_method("qmifs").check(reading="paper")
+    with pytest.raises(MethodError, match=r"parameter 'reading' must be one of original, fleuret, "
+                                          r"unified \(got 'table'\)"):
+        get_method("cmim").check(reading="table")
     with pytest.raises(MethodError, match=r"parameter 'zero_beta' must be one of explicit, drop"):
         get_method("mifs").check(0, zero_beta="ignore")
 
@@ -262,9 +269,11 @@ def test_tracing_ops_record_non_finite_terms():
     assert roles == [("term", "0/0"), ("result", "0/0")]
 
 
-def test_every_method_has_renderings_for_both_readings():
+def test_every_method_has_renderings_for_every_reading():
     for m in METHODS.values():
-        for reading in ("table", "text"):
-            r = m.readings[reading]
+        want = ["table", "text"] if m.dimension == 2 else ["original"]
+        assert list(m.readings)[: len(want)] == want and m.default_reading in m.readings
+        for r in m.readings.values():
             assert r.latex and r.plain and r.source and callable(r.fn)
-        assert m.readings_differ == (m.key in {"mifs-u", "mmifs-u", "micc", "qmifs"})
+        assert m.readings_differ == (m.key in {"mifs-u", "mmifs-u", "micc", "qmifs", "jmi",
+                                               "cmim", "cife", "icap"})

@@ -330,4 +330,6 @@ def test_json_of_a_paper_row():
     r = select(paper_values("uniform", "0.2"), "mifs-u", "0.4")
     j = to_json(r)
     assert j["order"] == [1, 2, 4, 8] and j["labels"] == ["X", "3X+1", "X-Y", "X^2"]
-    assert j["stopped"] == {"after": 4, "candidates": {f"V{i}": "0*inf" for i in (3, 5, 6, 7, 9, 10)}}
+    assert j["stopped"] == {"after": 4, "kind": "indeterminate",
+                            "candidates": {f"V{i}": "0*inf" for i in (3, 5, 6, 7, 9, 10)},
+                            "statement": "every remaining candidate is indeterminate"}

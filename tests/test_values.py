@@ -168,7 +168,7 @@ def test_digits_out_of_range():
 
 def test_quantities_out_of_reach_are_reported_not_guessed():
     """A product of two base variables is outside the numerical route: its entropy and its MI
-    with X are 'not computed' (and cannot be chosen by an ordering), the rest is computed."""
+    with X are 'not computed' (and no ordering ranks past them), the rest is computed."""
     from pathlib import Path
 
     from fstheory.orderings.greedy import select
@@ -182,5 +182,8 @@ def test_quantities_out_of_reach_are_reported_not_guessed():
     assert v.mi_class[1].is_zero  # (X, Y, Z) -> (-X, -Y, -Z) fixes XZ and swaps the classes
     assert close(v.mi_class[0], mpmath.log(2) - mpmath.mpf("0.15"), tol=mpmath.mpf(10) ** -13)
     assert v.mi(0, 2).is_zero
+    # MI(C, Y+Z) is not computed and could exceed MI(C, X): the first step cannot be decided
+    # (orderings.greedy rule 6), nothing is ranked past it
     result = select(v, "mrmr")
-    assert result.order == [0] and result.stop is not None
+    assert result.order == [] and result.undecided
+    assert result.stop.statement.startswith("step 1 cannot be decided: MI(C,Y+Z) not computed")

@@ -585,6 +585,17 @@ class NumericRoute:
         v, err = _quad(integrand, pts)
         return NumericResult(v, err)
 
+    # ----- joint quantities: TEMPORARY stubs of the joint branch (issue 10). The engine branch
+    # (issue 9) implements these; its versions replace these three methods at the merge.
+    def class_entropy(self) -> NumericResult:
+        raise NumericUnsupported("no numerical route for H(C) yet")
+
+    def mi_class_set(self, exprs) -> NumericResult:
+        raise NumericUnsupported("no numerical route for the MI of a set of features yet")
+
+    def joint_entropy(self, exprs) -> NumericResult:
+        raise NumericUnsupported("no numerical route for a joint entropy yet")
+
     # ----- pairs ------------------------------------------------------------------------------
     def mi_pair(self, e1, e2) -> NumericResult:
         """MI(e1, e2) for the supported shapes (checked before any integral is computed)."""

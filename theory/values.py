@@ -9,15 +9,58 @@ A :class:`ScenarioValues` holds, for features ``V_1..V_n`` (0-based in code, 1-b
 each an :class:`~fstheory.theory.extended.ExtendedReal` labelled for explanations ("h(X)", "MI(C,X)",
 "MI(X,X-Y)"). ``provenance`` says, per quantity, how it was obtained (closed form, structure,
 numerical route) so that reports can show it.
+
+The joint quantities (:class:`JointValues`: H(C), MI(C; {V_i, V_j}), MI(C; V_i | V_j),
+MI(V_i; V_j | C), H(V_i, V_j, C)) are computed only when asked: either given at construction
+(``joint=``) or computed on first use by ``joint_source(values)`` (what
+:func:`fstheory.scenarios.evaluate.evaluate` sets). The view methods the objectives read:
+
+==========================  =========================================================
+``v.h(i)``                  h(V_i)
+``v.mi_c(i)``               MI(C, V_i)
+``v.mi(i, j)``              MI(V_i, V_j)
+``v.h_c()``                 H(C), the class entropy
+``v.mi_c_pair(i, j)``       MI(C; {V_i, V_j}) (``i == j``: MI(C, V_i))
+``v.cmi_c(i, j)``           MI(C; V_i | V_j) (0 on the diagonal)
+``v.mi_given_c(i, j)``      MI(V_i; V_j | C) (+inf on the diagonal)
+``v.h_pair_c(i, j)``        H(V_i, V_j, C), the mixed joint entropy
+==========================  =========================================================
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from fstheory.theory.extended import ExtendedReal
 
-__all__ = ["ScenarioValues"]
+__all__ = ["ScenarioValues", "JointValues", "JointUnavailable"]
+
+
+class JointUnavailable(LookupError):
+    """The joint quantities were neither given nor can be computed for these values."""
+
+
+Matrix = tuple[tuple[ExtendedReal, ...], ...]
+
+
+@dataclass(frozen=True)
+class JointValues:
+    """The three-dimensional quantities of one scenario at one parameter point (n x n each)."""
+
+    h_class: ExtendedReal
+    mi_class_pair: Matrix
+    cmi_class: Matrix
+    mi_given_class: Matrix
+    h_pair_class: Matrix
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        n = len(self.mi_class_pair)
+        for name in ("mi_class_pair", "cmi_class", "mi_given_class", "h_pair_class"):
+            m = getattr(self, name)
+            if len(m) != n or any(len(row) != n for row in m):
+                raise ValueError(f"{name} must be an {n} x {n} matrix")
 
 
 @dataclass(frozen=True)
@@ -30,6 +73,8 @@ class ScenarioValues:
     mi_features: tuple[tuple[ExtendedReal, ...], ...]
     digits: int = 30
     provenance: dict = field(default_factory=dict, compare=False)
+    joint: JointValues | None = field(default=None, compare=False, repr=False)
+    joint_source: Callable | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         n = len(self.labels)
@@ -37,6 +82,8 @@ class ScenarioValues:
             raise ValueError("entropy, mi_class and mi_features must have one entry per feature")
         if any(len(row) != n for row in self.mi_features):
             raise ValueError("mi_features must be a square matrix")
+        if self.joint is not None and len(self.joint.mi_class_pair) != n:
+            raise ValueError("the joint values must have one row per feature")
 
     @property
     def n_features(self) -> int:
@@ -50,3 +97,38 @@ class ScenarioValues:
 
     def mi(self, i: int, j: int) -> ExtendedReal:
         return self.mi_features[i][j]
+
+    # ----- joint quantities (computed on first use) ----------------------------------------------
+    @property
+    def has_joint(self) -> bool:
+        """True when the joint values are at hand or can be computed."""
+        return self.joint is not None or self.joint_source is not None
+
+    def joint_values(self) -> JointValues:
+        """The joint values, computing (and keeping) them on first use."""
+        if self.joint is None:
+            if self.joint_source is None:
+                raise JointUnavailable(
+                    f"the joint quantities (MI(C; {{Vi, Vj}}), ...) of {self.scenario} were not "
+                    "computed and these values carry no way to compute them")
+            joint = self.joint_source(self)
+            object.__setattr__(self, "joint", joint)
+        return self.joint
+
+    def with_joint(self, joint: JointValues) -> "ScenarioValues":
+        return replace(self, joint=joint)
+
+    def h_c(self) -> ExtendedReal:
+        return self.joint_values().h_class
+
+    def mi_c_pair(self, i: int, j: int) -> ExtendedReal:
+        return self.joint_values().mi_class_pair[i][j]
+
+    def cmi_c(self, i: int, j: int) -> ExtendedReal:
+        return self.joint_values().cmi_class[i][j]
+
+    def mi_given_c(self, i: int, j: int) -> ExtendedReal:
+        return self.joint_values().mi_given_class[i][j]
+
+    def h_pair_c(self, i: int, j: int) -> ExtendedReal:
+        return self.joint_values().h_pair_class[i][j]

@@ -1,0 +1,270 @@
+r"""How each joint quantity of a bound scenario is obtained: structure, closed form, an identity,
+or the numerical route.
+
+The joint quantities reduce to three primitives -- H(C), MI(C, V_i) (the engine's
+:mod:`fstheory.scenarios.derive`) and MI(C; V_S) for a set -- and to the pairwise values, by
+identities that hold in the extended reals wherever their hypotheses hold:
+
+* MI(C; V_i | V_j) = MI(C; {V_i, V_j}) - MI(C; V_j) (chain rule, Cover & Thomas Thm 2.5.2);
+  finite, 0 on the diagonal;
+* MI(V_i; V_j | C) = MI(V_i; V_j) - MI(C; V_i) - MI(C; V_j) + MI(C; {V_i, V_j}) when MI(V_i; V_j)
+  is finite (two chain rules; the paper's eq. (MI_Chain_Rule)); then it is finite since
+  MI(V_i; V_j | C) <= MI(V_i; V_j) + H(C). When (V_i, V_j) has no joint density (the Jacobian
+  of rank 1: one feature a function of the other) while both are continuous, the same holds
+  given each class (conditioning on an event of positive probability keeps each marginal
+  absolutely continuous and the pair on the same null set): MI(V_i; V_j | C) = +inf, from the
+  structure, never from inf - finite arithmetic. A constant feature gives 0;
+* H(V_i, V_j, C) = h(V_i) + h(V_j) - MI(V_i; V_j) + H(C) - MI(C; {V_i, V_j}) for a pair with a
+  joint density (h(V_i, V_j) + H(C | V_i, V_j)); -inf when there is none.
+
+MI(C; V_S) for a set (:meth:`JointStructure.mi_class_set`) is reduced first, each step a proven
+fact of :mod:`fstheory.theory.determination`: drop constant features and features independent of
+the class and of the rest; drop a feature that is a function of the others; then it is H(C) if
+the class is a function of what is left, 0 if a class-swapping map fixes it, MI(C, V) of the one
+feature left, ``H(C) - ln 2 * P(C != C o tau)`` for a two-point fiber, and else the numerical
+route. Two sets with the same derivation key have equal MI exactly (used for ties and for
+relevance).
+
+H(C) is 0 for a constant class, ln 2 when a class-swapping map exists for the empty set
+(P(C=1) = 1/2), else numerical.
+
+Everything is derived at the bound parameters (a weight that is 0 there, or a feature constant
+there, changes the structure).
+
+Examples
+--------
+>>> from fstheory.scenarios.registry import get_scenario
+>>> s = joint_structure(get_scenario("uniform").bind(k="0.2"))
+>>> s.class_entropy().kind
+'ln2'
+>>> d = s.mi_class_set((0, 6)); d.kind, d.reason
+('class-entropy', 'C is a function of (X, Y)')
+>>> s.mi_class_set((0, 7)).reason
+'X^2 is a function of (X); MI(C, X) of the one feature left'
+>>> d = s.mi_class_set((0, 2)); d.kind, d.expr
+('two-point', 1/10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from fstheory.scenarios.declaration import BoundScenario
+from fstheory.theory import determination as det
+from fstheory.theory.structure import jacobian_rank_deficient
+
+__all__ = ["ClassEntropyDerivation", "SetDerivation", "PairDerivation", "JointStructure",
+           "joint_structure", "class_event"]
+
+
+@dataclass(frozen=True)
+class ClassEntropyDerivation:
+    kind: str  # "zero" (constant class) | "ln2" (P(C=1) = 1/2) | "numeric"
+    reason: str
+
+
+@dataclass(frozen=True)
+class SetDerivation:
+    """How MI(C; V_S) is obtained.
+
+    ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
+    ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "numeric" (the numerical route
+    on the ``reduced`` features).
+    """
+
+    kind: str
+    reduced: tuple
+    reason: str
+    expr: sp.Expr | None = field(default=None, compare=False)
+
+    @property
+    def key(self) -> tuple:
+        """Equal keys mean equal MI, exactly."""
+        if self.kind in ("zero", "class-entropy"):
+            return (self.kind,)
+        return (self.kind, self.reduced)
+
+
+@dataclass(frozen=True)
+class PairDerivation:
+    """MI(V_i; V_j | C) or H(V_i, V_j, C): "+inf" / "-inf" / "zero" from structure, or
+    "identity" (from the primitives)."""
+
+    kind: str
+    reason: str
+
+
+def class_event(bound: BoundScenario) -> det.ClassEvent:
+    """The class of a bound scenario as ``C = 1{expr >= threshold}``."""
+    weights = bound.class_weights()
+    return det.ClassEvent(sp.Add(*(w * b for b, w in weights.items())), bound.class_threshold())
+
+
+def _join(labels) -> str:
+    return "(" + ", ".join(labels) + ")"
+
+
+class JointStructure:
+    """The structural facts of one bound scenario, computed on demand and kept."""
+
+    def __init__(self, bound: BoundScenario):
+        self.bound = bound
+        self.laws = bound.laws()
+        self.exprs = [sp.sympify(e) for e in bound.feature_exprs()]
+        self.labels = bound.display_labels()
+        self.event = class_event(bound)
+        self._sets: dict = {}
+        self._hc: ClassEntropyDerivation | None = None
+
+    # ----- facts ----------------------------------------------------------------------------------
+    def constant(self, i: int) -> bool:
+        """V_i is constant at the bound parameters (no base variable left)."""
+        return not det.bases(self.exprs[i], self.laws)
+
+    def class_constant(self) -> bool:
+        return not det.bases(self.event.expr, self.laws)
+
+    def determines_class(self, S) -> bool:
+        return self.class_constant() or det.determines([self.exprs[i] for i in S],
+                                                       self.event.expr, self.laws)
+
+    def function_of(self, i: int, S) -> bool:
+        """V_i is a function of V_S (proven)."""
+        return det.determines([self.exprs[j] for j in S], self.exprs[i], self.laws)
+
+    def uncertainty_witness(self, S):
+        """Proof that V_S does not determine the class (or None)."""
+        if self.class_constant():
+            return None
+        return det.uncertainty_witness([self.exprs[i] for i in S], self.event, self.laws)
+
+    def independent_of_rest(self, S) -> frozenset:
+        """Members of S independent of the class and of the other members."""
+        S = list(S)
+        pos = det.independent_features([self.exprs[i] for i in S], self.event, self.laws)
+        return frozenset(S[p] for p in pos)
+
+    def singular_pair(self, i: int, j: int) -> bool:
+        """(V_i, V_j) has no joint density (both non-constant, Jacobian of rank < 2)."""
+        if i == j:
+            return not self.constant(i)
+        if self.constant(i) or self.constant(j):
+            return False
+        return jacobian_rank_deficient(self.exprs[i], self.exprs[j], self.laws)
+
+    # ----- H(C) -----------------------------------------------------------------------------------
+    def class_entropy(self) -> ClassEntropyDerivation:
+        if self._hc is None:
+            if self.class_constant():
+                self._hc = ClassEntropyDerivation("zero", "the class is constant at these parameters")
+            else:
+                tau = det.class_swap([], self.event, self.laws)
+                if tau is not None:
+                    self._hc = ClassEntropyDerivation(
+                        "ln2", f"P(C=1) = 1/2: the map {tau.describe()} preserves the laws and "
+                        "swaps the classes")
+                else:
+                    self._hc = ClassEntropyDerivation("numeric", "numerical route for P(C=1)")
+        return self._hc
+
+    # ----- MI(C; V_S) -----------------------------------------------------------------------------
+    def mi_class_set(self, S) -> SetDerivation:
+        S = tuple(sorted(set(S)))
+        if S not in self._sets:
+            self._sets[S] = self._derive_set(S)
+        return self._sets[S]
+
+    def _derive_set(self, S: tuple) -> SetDerivation:
+        L = self.labels
+        if self.class_constant():
+            return SetDerivation("zero", (), "the class is constant at these parameters")
+        notes = []
+        rest = [i for i in S if not self.constant(i)]
+        if len(rest) < len(S):
+            notes.append(f"{_join(L[i] for i in S if i not in rest)} constant at these parameters")
+        dropped = self.independent_of_rest(rest)
+        if dropped:
+            rest = [i for i in rest if i not in dropped]
+            notes.append(f"{_join(L[i] for i in sorted(dropped))} independent of the class and of "
+                         "the other features")
+        changed = True
+        while changed and len(rest) > 1:
+            changed = False
+            for i in reversed(rest):
+                others = [j for j in rest if j != i]
+                if self.function_of(i, others):
+                    rest.remove(i)
+                    notes.append(f"{L[i]} is a function of {_join(L[j] for j in others)}")
+                    changed = True
+                    break
+        reduced = tuple(rest)
+
+        def done(kind, why, expr=None):
+            return SetDerivation(kind, reduced, "; ".join(notes + [why]), expr)
+
+        if not rest:
+            return done("zero", "no feature left: independent of the class")
+        if self.determines_class(rest):
+            return done("class-entropy", f"C is a function of {_join(L[i] for i in rest)}")
+        exprs = [self.exprs[i] for i in rest]
+        tau = det.class_swap(exprs, self.event, self.laws)
+        if tau is not None:
+            return done("zero", f"the map {tau.describe()} preserves the laws, fixes "
+                        f"{_join(L[i] for i in rest)} and swaps the classes")
+        if len(rest) == 1:
+            return done("single", f"MI(C, {L[rest[0]]}) of the one feature left")
+        tau = det.two_point(exprs, self.event, self.laws)
+        if tau is not None:
+            p = det.swap_probability(self.event, tau, self.laws)
+            if p is not None:
+                return done("two-point", f"{_join(L[i] for i in rest)} reveals the base variables "
+                            f"up to {tau.describe()}: P(C=1 | V_S) in {{0, 1/2, 1}}, "
+                            "MI = H(C) - ln 2 * P(C != C o tau)", p)
+        return done("numeric", "numerical route")
+
+    # ----- pairs given the class ------------------------------------------------------------------
+    def mi_given_class(self, i: int, j: int) -> PairDerivation:
+        L = self.labels
+        if self.constant(i) or self.constant(j):
+            c = L[i] if self.constant(i) else L[j]
+            return PairDerivation("zero", f"{c} is constant at these parameters")
+        if i == j:
+            return PairDerivation("+inf", "a continuous feature with itself, given each class")
+        if self.singular_pair(i, j):
+            return PairDerivation("+inf", f"({L[i]}, {L[j]}) has no joint density (Jacobian of "
+                                  "rank 1) and each is continuous given each class")
+        for a, b in ((i, j), (j, i)):
+            reach = det.bases(self.exprs[b], self.laws) | det.bases(self.event.expr, self.laws)
+            if det.bases(self.exprs[a], self.laws).isdisjoint(reach):
+                return PairDerivation("zero", f"{L[a]} is independent of ({L[b]}, C): no common "
+                                      "base variable")
+        return PairDerivation("identity", "MI(Vi;Vj) - MI(C,Vi) - MI(C,Vj) + MI(C;{Vi,Vj})")
+
+    def joint_entropy_class(self, i: int, j: int) -> PairDerivation:
+        L = self.labels
+        if i == j:
+            return PairDerivation("-inf", f"({L[i]}, {L[i]}) has no joint density")
+        for a in (i, j):
+            if self.constant(a):
+                return PairDerivation("-inf", f"{L[a]} is constant at these parameters: no "
+                                      "joint density")
+        if self.singular_pair(i, j):
+            return PairDerivation("-inf", f"({L[i]}, {L[j]}) has no joint density (Jacobian of "
+                                  "rank 1)")
+        return PairDerivation("identity", "h(Vi) + h(Vj) - MI(Vi;Vj) + H(C) - MI(C;{Vi,Vj})")
+
+
+_CACHE: dict = {}
+
+
+def joint_structure(bound: BoundScenario) -> JointStructure:
+    """The (cached) :class:`JointStructure` of ``bound``."""
+    key = (id(bound.scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is bound.scenario:
+        return hit[1]
+    s = JointStructure(bound)
+    _CACHE[key] = (bound.scenario, s)
+    return s

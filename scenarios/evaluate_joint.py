@@ -1,0 +1,234 @@
+"""Evaluate the joint quantities of a bound scenario: H(C), MI(C; {V_i, V_j}), MI(C; V_i | V_j),
+MI(V_i; V_j | C) and H(V_i, V_j, C), each an extended real with how it was obtained.
+
+The derivations are those of :mod:`fstheory.scenarios.derive_joint`; values come from the
+structure (exact 0, +inf, -inf, H(C)), from the single-feature values of
+:func:`fstheory.scenarios.evaluate.evaluate` (the same extended reals, so sets that reduce to one
+feature tie exactly with it), from closed forms (evaluated with mpmath at ``digits +
+GUARD_DIGITS``), from the identities, or from the numerical route
+(:class:`fstheory.theory.numeric.NumericRoute`: ``class_entropy``, ``mi_class_set``). A value out
+of reach is "not computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`) with a cause of
+the form ``"<quantity> not computed: <why>"``, and everything derived from it says the same.
+
+Examples
+--------
+>>> from fstheory.scenarios.registry import get_scenario
+>>> from fstheory.scenarios.evaluate import evaluate
+>>> v = evaluate(get_scenario("uniform").bind(k="0.2"), digits=12)
+>>> v.h_c().text(12), v.mi_c_pair(0, 6).text(12), v.mi_c_pair(0, 2).text(12)
+('0.693147180560', '0.693147180560', '0.623832462504')
+>>> v.cmi_c(1, 0).text(), v.mi_given_c(0, 1).text(), v.h_pair_c(0, 1).text()
+('0', '+inf', '-inf')
+>>> v.mi_c_pair(2, 3).text(), v.mi_c_pair(2, 3).cause
+('not computed', 'MI(C;{Y^2,X-Y}) not computed: no numerical route for the MI of a set of features yet')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+
+from fstheory.scenarios.declaration import BoundScenario
+from fstheory.scenarios.derive_joint import joint_structure
+from fstheory.theory import numeric
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
+from fstheory.theory.values import JointValues, ScenarioValues
+
+__all__ = ["evaluate_joint", "joint_source", "JointSource", "not_computed", "pair_label",
+           "SetValues"]
+
+
+def not_computed(label: str, why: str) -> ExtendedReal:
+    """The "not computed" value of the quantity ``label`` (cause ``"<label> not computed: why"``)."""
+    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, f"{label} not computed: {why}", label)
+
+
+def _root_cause(x: ExtendedReal) -> str:
+    """The cause of a not-computed value, naming the quantity."""
+    if " not computed: " in (x.cause or ""):
+        return x.cause
+    return f"{x.label} not computed: {x.cause}"
+
+
+def pair_label(a: str, b: str) -> str:
+    return f"MI(C;{{{a},{b}}})"
+
+
+def _route(bound: BoundScenario):
+    # The engine branch builds the route with the bound class rule, NumericRoute(laws, rule).
+    return numeric.NumericRoute(bound.laws())
+
+
+def _numeric(fn, label):
+    try:
+        result = fn()
+    except numeric.NumericUnsupported as exc:
+        return not_computed(label, str(exc)), f"not computed: {exc}"
+    return result.as_extended().named(label), f"numerical route ({result.describe()})"
+
+
+def evaluate_joint(bound: BoundScenario, digits: int = 30,
+                   values: ScenarioValues | None = None) -> JointValues:
+    """Every joint quantity of ``bound`` to ``digits`` significant digits.
+
+    ``values`` are the single-feature values of ``bound`` at the same digits (computed if not
+    given).
+    """
+    if values is None:
+        from fstheory.scenarios.evaluate import evaluate
+
+        values = evaluate(bound, digits)
+    st = joint_structure(bound)
+    L = values.labels
+    n = values.n_features
+    prov: dict = {}
+    with mpmath.workdps(digits + GUARD_DIGITS):
+        sets = SetValues(bound, digits, values)
+        hc = sets.h_class
+        prov["h_c"] = sets.h_class_reason
+
+        pair = [[None] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(i, n):
+                label = f"MI(C,{L[i]})" if i == j else pair_label(L[i], L[j])
+                d = st.mi_class_set((i, j))
+                value = sets.value((i, j), label)
+                pair[i][j] = value
+                pair[j][i] = value.named(label if i == j else pair_label(L[j], L[i]))
+                prov[("mi_c_pair", i, j)] = prov[("mi_c_pair", j, i)] = d.reason
+
+        cmi = [[None] * n for _ in range(n)]
+        given = [[None] * n for _ in range(n)]
+        hpair = [[None] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(n):
+                label = f"MI(C;{L[i]}|{L[j]})"
+                if i == j:
+                    cmi[i][j] = xr(0, label)
+                    prov[("cmi_c", i, j)] = "a feature given itself"
+                else:
+                    cmi[i][j] = (pair[i][j] - values.mi_c(j)).named(label)
+                    prov[("cmi_c", i, j)] = "MI(C;{Vi,Vj}) - MI(C,Vj) (chain rule)"
+            for j in range(i, n):
+                g, why = _given_value(st.mi_given_class(i, j), i, j, values, pair[i][j])
+                given[i][j] = g.named(f"MI({L[i]};{L[j]}|C)")
+                given[j][i] = g.named(f"MI({L[j]};{L[i]}|C)")
+                prov[("mi_given_c", i, j)] = prov[("mi_given_c", j, i)] = why
+                h, why = _joint_entropy_value(st.joint_entropy_class(i, j), i, j, values, hc,
+                                              pair[i][j])
+                hpair[i][j] = h.named(f"H({L[i]},{L[j]},C)")
+                hpair[j][i] = h.named(f"H({L[j]},{L[i]},C)")
+                prov[("h_pair_c", i, j)] = prov[("h_pair_c", j, i)] = why
+    return JointValues(
+        h_class=hc,
+        mi_class_pair=tuple(map(tuple, pair)),
+        cmi_class=tuple(map(tuple, cmi)),
+        mi_given_class=tuple(map(tuple, given)),
+        h_pair_class=tuple(map(tuple, hpair)),
+        provenance=prov,
+    )
+
+
+class SetValues:
+    """MI(C; V_S) for any set S of ``bound``'s features (and H(C)), at ``digits`` significant
+    digits, from the derivations of :func:`fstheory.scenarios.derive_joint.joint_structure`;
+    values are kept.
+
+    >>> from fstheory.scenarios.registry import get_scenario
+    >>> s = SetValues(get_scenario("uniform").bind(k="0.2"), 10)
+    >>> s.value((0, 6)).text(10), s.value((0, 1, 7)).text(10), s.value((4, 5, 8)).text()
+    ('0.6931471806', '0.5931471806', '0')
+    """
+
+    def __init__(self, bound: BoundScenario, digits: int = 30, values: ScenarioValues | None = None):
+        if values is None:
+            from fstheory.scenarios.evaluate import evaluate
+
+            values = evaluate(bound, digits)
+        self.bound, self.digits, self.values = bound, digits, values
+        self.structure = joint_structure(bound)
+        self._memo: dict = {}
+        with mpmath.workdps(digits + GUARD_DIGITS):
+            self._route = _route(bound)
+            self._ln2 = xr(mpmath.log(2), "ln 2")
+            d = self.structure.class_entropy()
+            self.h_class_reason = d.reason
+            if d.kind == "zero":
+                self.h_class = xr(0, "H(C)")
+            elif d.kind == "ln2":
+                self.h_class = xr(mpmath.log(2), "H(C)")
+            else:
+                self.h_class, self.h_class_reason = _numeric(self._route.class_entropy, "H(C)")
+
+    def label(self, S) -> str:
+        return "MI(C;{" + ",".join(self.values.labels[i] for i in sorted(S)) + "})"
+
+    def value(self, S, label: str | None = None) -> ExtendedReal:
+        """MI(C; V_S) as an extended real (labelled "MI(C;{X,Y})" unless ``label`` is given)."""
+        S = tuple(sorted(set(S)))
+        if S not in self._memo:
+            d = self.structure.mi_class_set(S)
+            with mpmath.workdps(self.digits + GUARD_DIGITS):
+                self._memo[S] = _set_value(d, self.label(S), self.values, self.h_class,
+                                           self._ln2, self._route, self.structure)
+        v = self._memo[S]
+        return v.named(label) if label else v
+
+
+def _set_value(d, label, values, hc, ln2, route, st) -> ExtendedReal:
+    if d.kind == "zero":
+        return xr(0, label)
+    if d.kind == "class-entropy":
+        if hc.is_indeterminate:
+            return not_computed(label, f"it equals H(C) ({d.reason}); {_root_cause(hc)}")
+        return hc.named(label)
+    if d.kind == "single":
+        v = values.mi_c(d.reduced[0])
+        if v.is_indeterminate:
+            return not_computed(label, f"it equals {v.label} ({d.reason}); {_root_cause(v)}")
+        return v.named(label)
+    if d.kind == "two-point":
+        if hc.is_indeterminate:
+            return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
+        p = xr(0) if is_exact_zero(d.expr) else xr(mp_value(d.expr))
+        return (hc - ln2 * p).named(label)
+    exprs = tuple(st.exprs[i] for i in d.reduced)
+    value, _ = _numeric(lambda: route.mi_class_set(exprs), label)
+    return value
+
+
+def _given_value(d, i, j, values, pair_ij) -> tuple[ExtendedReal, str]:
+    if d.kind == "zero":
+        return xr(0), d.reason
+    if d.kind == "+inf":
+        return POS_INF, d.reason
+    mi = values.mi(i, j)
+    if mi.is_determinate and not mi.is_finite:
+        return not_computed(f"MI({values.labels[i]};{values.labels[j]}|C)",
+                            "MI(Vi,Vj) is infinite but the pair is not singular by structure"), "not computed"
+    return mi - values.mi_c(i) - values.mi_c(j) + pair_ij, f"identity: {d.reason}"
+
+
+def _joint_entropy_value(d, i, j, values, hc, pair_ij) -> tuple[ExtendedReal, str]:
+    if d.kind == "-inf":
+        return NEG_INF, d.reason
+    return (values.h(i) + values.h(j) - values.mi(i, j) + hc - pair_ij), f"identity: {d.reason}"
+
+
+@dataclass(frozen=True)
+class JointSource:
+    """What :func:`fstheory.scenarios.evaluate.evaluate` attaches to its values: called with the
+    values, it computes their joint quantities (on first use; a plain object, so values stay
+    picklable)."""
+
+    bound: BoundScenario
+    digits: int
+
+    def __call__(self, values: ScenarioValues) -> JointValues:
+        return evaluate_joint(self.bound, self.digits, values)
+
+
+def joint_source(bound: BoundScenario, digits: int) -> JointSource:
+    return JointSource(bound, digits)

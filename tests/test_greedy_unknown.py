@@ -1,0 +1,114 @@
+"""Never rank past an unknown (orderings.greedy rule 6, orderings.bounds): a candidate whose
+objective needs a not-computed value is passed over only when no completion of the missing
+values could make it win; otherwise the step stops as undecided and ``fstheory order`` exits 3.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import mpmath
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fstheory.cli import main
+from fstheory.orderings.bounds import Interval, point
+from fstheory.orderings.explain import explain, summary, to_json
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import get_method, method_names
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.extended import NEG_INF, POS_INF, xr
+from orderings_strategies import STEPS, joint_values, scenario_values
+
+DATA = Path(__file__).parent / "data"
+
+
+# ----- soundness: every completion of the missing values agrees with what was decided -------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenario_values(min_n=3, max_n=5, unknown_pairs=True), st.data())
+def test_decided_steps_hold_for_every_completion(drawn, data):
+    """With some MI(C;{Vi,Vj}) not computed, each decided step must be the step of the fully
+    known values for any completion within the information bounds; a selection that finished
+    (complete or stopped by indeterminates) must be exactly the completed one."""
+    v, base, steps, unknown = drawn
+    pairs = [(i, j) for i in range(v.n_features) for j in range(i + 1, v.n_features)]
+    filled = list(steps)
+    for p, ij in enumerate(pairs):
+        if ij in unknown:
+            filled[p] = data.draw(st.sampled_from(STEPS))
+    complete = base.with_joint(joint_values(base, filled))
+    for name in method_names(3):
+        for reading, _ in get_method(name).distinct_readings():
+            r = select(v, name, reading=reading)
+            c = select(complete, name, reading=reading)
+            assert c.order[: len(r.order)] == r.order, (name, reading)
+            if r.stop is None or r.stop.kind == "indeterminate":
+                assert c.order == r.order and (c.stop is None) == (r.stop is None), (name, reading)
+            else:
+                assert r.stop.blocking and all(b.unknown for b in r.stop.blocking)
+
+
+def test_interval_rules():
+    with mpmath.workdps(20):
+        a = Interval(xr(0), xr(1))
+        assert (a * point(POS_INF)).maybe and (a * point(POS_INF)).sure is None
+        assert (point(xr(0)) * point(POS_INF)).sure.value == "0*inf"
+        assert (point(xr(1)) / a).maybe                          # x/0 possible
+        assert (point(xr(0)) / point(xr(0))).sure.value == "0/0"
+        assert (a + point(NEG_INF)).hi.is_neg_inf
+        b = Interval(xr(-2), xr(3)) * Interval(xr(-1), xr(2))
+        assert (b.lo.value, b.hi.value) == (-4, 6)
+
+
+# ----- the paper's scenario on this branch (MI(C;{Y^2,X-Y}) not computed) -----------------------
+
+
+def test_jmi_passes_over_unknowns_that_cannot_win_then_stops():
+    v = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    r = select(v, "jmi")
+    assert r.order_labels == ["X", "X-Y", "Y", "3X+1"]
+    # step 2: MI(C;{X-Y,X}) = MI(C;{Y,X}) = ln 2, an exact tie won by the lower index
+    assert r.steps[1].tied == (6,)
+    # step 3: Y^2 and X^2 need MI(C;{Y^2,X-Y}), MI(C;{X-Y,X^2}) but are bounded below Y's 2 ln 2
+    unknown = {c.label: c for c in r.steps[2].unknown}
+    assert set(unknown) == {"Y^2", "X^2"}
+    with mpmath.workdps(30):
+        assert unknown["Y^2"].bound.hi.value < r.steps[2].winner.value.value
+    assert r.undecided and r.stop.after == 4
+    assert {c.label for c in r.stop.blocking} == {"Y^2", "X^2"}
+    assert r.stop.statement.startswith("step 5 cannot be decided: MI(C;{Y^2,X-Y}) not computed: ")
+    text = explain(r)
+    assert "not computed, and cannot win" in text and "This is not the answer" in text
+    assert summary(r).splitlines()[1].startswith("X, X-Y, Y, 3X+1 -- step 5 cannot be decided")
+    j = to_json(r)
+    assert j["stopped"]["kind"] == "undecided" and j["stopped"]["undecided"]["step"] == 5
+    assert set(j["stopped"]["undecided"]["blocking"]) == {"V3", "V8"}
+
+
+def test_cife_candidates_indeterminate_whatever_the_missing_value():
+    """CIFE's Y^2 after Y: MI(Y^2,Y) = MI(Y^2;Y|C) = +inf give inf - inf for every value of the
+    missing MI(Y^2;X-Y|C): indeterminate, not unknown."""
+    v = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    r = select(v, "cife")
+    assert not r.undecided and r.stop.kind == "indeterminate"
+    y2 = next(c for c in r.stop.candidates if c.label == "Y^2")
+    assert y2.form == "inf-inf" and not y2.unknown
+
+
+# ----- the command line: exit 3 ------------------------------------------------------------------
+
+
+def test_cli_exit_3_when_a_step_is_undecided(capsys):
+    code = main(["order", "--scenario-file", str(DATA / "three_variable_rule.toml"), "--k", "0.5",
+                 "--method", "mrmr", "--digits", "15"])
+    out, err = capsys.readouterr()
+    assert code == 3 and err == ""
+    assert "step 1 cannot be decided: MI(C,X) not computed" in out
+    code = main(["order", "--scenario", "uniform", "--k", "0.2", "--method", "jmi", "--json"])
+    obj = json.loads(capsys.readouterr()[0])
+    assert code == 3 and obj["order"] == [1, 4, 7, 2] and obj["stopped"]["kind"] == "undecided"
+    assert main(["order", "--scenario", "uniform", "--k", "0.2", "--method", "cife"]) == 0
