@@ -150,7 +150,8 @@ def test_an_ordering_stopped_by_a_value_not_computed_exits_3(capsys, monkeypatch
     monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: values)
     code, out, err = run(capsys, "order", "--k", "0.2", "--method", "mrmr")
     assert (code, err) == (3, "")
-    assert out.splitlines()[1] == "A -- stopped after 1: B not computed"
+    assert out.splitlines()[1] == (
+        "A -- step 2 cannot be decided: MI(B,A) not computed: outside the numerical route's reach")
     monkeypatch.setattr(evaluate, "evaluate", lambda bound, digits: dataclasses.replace(
         values, mi_features=((POS_INF, xr(0)), (xr(0), POS_INF))))
     assert run(capsys, "order", "--k", "0.2", "--method", "mrmr")[0] == 0
