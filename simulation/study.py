@@ -36,7 +36,7 @@ import numpy as np
 
 from fstheory.orderings.methods import MethodError, get_method
 from fstheory.simulation.errors import SimulationInputError
-from fstheory.simulation.estimator import BinnedBatch
+from fstheory.selection.estimators import BinnedBatch
 from fstheory.simulation.options import EstimatorOptions, SelectionOptions
 from fstheory.scenarios.declaration import Scenario
 from fstheory.simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint

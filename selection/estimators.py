@@ -13,7 +13,11 @@ Formulas (paper Section 8 and properties (d), (e) of Section 2):
 Where the paper is silent (grid of the bivariate histogram, binning of h(V | C), placement of the
 edges) the choice is an :class:`~fstheory.simulation.options.EstimatorOptions` field.
 
-Arrays: a batch of samples ``x`` has shape ``(reps, F, n)``; the class ``c`` is bool ``(reps, n)``.
+Used by the selector (:class:`fstheory.selection.MIFeatureSelector`, one sample: ``reps = 1``) and
+by the simulation study (:mod:`fstheory.simulation.study`, many replications at once).
+
+Arrays: a batch of samples ``x`` has shape ``(reps, F, n)``; the class ``c`` is bool ``(reps, n)``
+or integer class codes. Discrete features (``discrete=``) are counted on their own values.
 Every histogram of a batch is counted by one :func:`numpy.bincount` over bin labels shifted by a
 per-histogram offset, so there is no Python loop over replications, features or pairs.
 
@@ -200,9 +204,18 @@ class BinnedBatch:
     ----------
     x : ndarray (reps, F, n)
     options : EstimatorOptions, optional
+    discrete : array of bool (F,), optional
+        Features to treat as discrete: their "bins" are their distinct values (codes in sorted
+        order), their entropies are plug-in (Shannon) entropies with no ln(Delta) term, and they
+        are never coarsened by the bivariate grid. A pair with one discrete and one continuous
+        feature gets the ln(Delta) of the continuous one only, so every MI is a difference of
+        entropies of the same kind and the ln(Delta) terms cancel where they should.
+
+    Classes: ``c`` is bool ``(reps, n)`` (two classes) or integer codes in ``[0, K)``.
     """
 
-    def __init__(self, x: np.ndarray, options: EstimatorOptions | None = None):
+    def __init__(self, x: np.ndarray, options: EstimatorOptions | None = None,
+                 discrete: np.ndarray | None = None):
         x = np.asarray(x, dtype=float)
         if x.ndim != 3:
             raise ValueError("x must have shape (reps, F, n)")
@@ -211,70 +224,121 @@ class BinnedBatch:
         self.reps, self.F, self.n = x.shape
         self.m = n_bins(self.n)
         self.table = xlogx_table(self.n)
+        self.discrete = np.zeros(self.F, dtype=bool) if discrete is None else np.asarray(discrete, dtype=bool)
+        if self.discrete.shape != (self.F,):
+            raise ValueError("discrete must have one entry per feature")
         lo = x.min(axis=-1, keepdims=True)
         hi = x.max(axis=-1, keepdims=True)
         self._lo, self._hi = lo, hi
         start, scale, width = grid(lo, hi, self.m, self.options.edges)
         self.width = width[..., 0]  # (reps, F)
         self.labels = bin_labels(x, start, scale, self.m)
+        self.stride = self.m  # cells per univariate histogram
+        if self.discrete.any():
+            self._codes = _codes(x[:, self.discrete])
+            self.labels[:, self.discrete] = self._codes
+            self.width[:, self.discrete] = 1.0  # ln(1) = 0: plug-in entropy
+            self.stride = max(self.m, int(self._codes.max(initial=0)) + 1)
         self._h = None
         self._coarse = None
+        self._class = None
 
     # --- univariate -----------------------------------------------------------------------------
     def entropy(self) -> np.ndarray:
         """h(V_f) per replication and feature, shape (reps, F)."""
         if self._h is None:
-            counts = _count(self.labels, self.m)
+            counts = _count(self.labels, self.stride)
             with np.errstate(divide="ignore"):
                 self._h = entropy_from_counts(counts, self.n, self.table) + np.log(self.width)
         return self._h
 
     # --- with the class -------------------------------------------------------------------------
-    def conditional_entropy(self, c: np.ndarray) -> np.ndarray:
-        """h(V_f | C) = sum_c (n_c/n) h(V_f | C=c), shape (reps, F); ``c`` bool (reps, n)."""
-        c = np.asarray(c, dtype=bool)
-        if c.shape != (self.reps, self.n):
+    def _classes(self, c: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+        """(codes (reps, n) intp, K, class counts (reps, K)); cached for the last ``c`` seen."""
+        if self._class is not None and self._class[0] is c:
+            return self._class[1:]
+        c_arr = np.asarray(c)
+        if c_arr.shape != (self.reps, self.n):
             raise ValueError("c must have shape (reps, n)")
-        n1 = c.sum(axis=-1)  # (reps,)
-        nc = np.stack([self.n - n1, n1], axis=-1)  # (reps, 2)
-        ci = c.astype(np.intp)[:, None, :]
+        if c_arr.dtype == bool:
+            K = 2
+        elif np.issubdtype(c_arr.dtype, np.integer) and (c_arr.size == 0 or c_arr.min() >= 0):
+            K = max(int(c_arr.max(initial=0)) + 1, 1)
+        else:
+            raise ValueError("c must be bool or non-negative integer class codes")
+        codes = c_arr.astype(np.intp)
+        nc = _count(codes, K)  # (reps, K)
+        self._class = (c, codes, K, nc)
+        return codes, K, nc
+
+    def class_entropy(self, c: np.ndarray) -> np.ndarray:
+        """H(C) per replication, plug-in, shape (reps,)."""
+        _, _, nc = self._classes(c)
+        return entropy_from_counts(nc, self.n, self.table)
+
+    def conditional_entropy(self, c: np.ndarray) -> np.ndarray:
+        """h(V_f | C) = sum_c (n_c/n) h(V_f | C=c), shape (reps, F).
+
+        ``c`` is bool (reps, n) or integer class codes. A discrete feature's conditional entropy
+        is always the plug-in one (its codes are the same for every class).
+        """
+        codes, K, nc = self._classes(c)
+        ci = codes[:, None, :]
         mode = self.options.conditional
         if mode == "shared":
-            coded = np.multiply(self.labels, 2, out=_buffer("cond_labels", self.labels.shape, np.intp))
-            coded += ci
-            counts = _count(coded, 2 * self.m).reshape(self.reps, self.F, self.m, 2)
-            hc = entropy_from_counts(np.swapaxes(counts, -1, -2), nc[:, None, :], self.table)
-            with np.errstate(divide="ignore"):
-                hc = hc + np.log(self.width)[..., None]
+            hc = self._shared_conditional(self.labels, self.stride, self.width, ci, K, nc)
         else:
-            hc = self._per_class_entropy(c, nc, ci, same_m=(mode == "per-class-m"))
-        w = nc / self.n  # (reps, 2)
+            hc = self._per_class_entropy(ci, K, nc, mode)
+            if self.discrete.any():
+                d = self.discrete
+                hc[:, d] = self._shared_conditional(self.labels[:, d], self.stride, self.width[:, d], ci, K, nc)
+        w = nc / self.n  # (reps, K)
         return (w[:, None, :] * hc).sum(axis=-1)
 
-    def _per_class_entropy(self, c, nc, ci, same_m: bool) -> np.ndarray:
+    def _shared_conditional(self, labels, stride, width, ci, K, nc) -> np.ndarray:
+        """h(V | C = c) on the edges of h(V), shape (reps, F, K)."""
+        coded = np.multiply(labels, K, out=_buffer("cond_labels", labels.shape, np.intp))
+        coded += ci
+        counts = _count(coded, K * stride).reshape(labels.shape[:2] + (stride, K))
+        hc = entropy_from_counts(np.swapaxes(counts, -1, -2), nc[:, None, :], self.table)
+        with np.errstate(divide="ignore"):
+            return hc + np.log(width)[..., None]
+
+    def _per_class_entropy(self, ci, K, nc, mode: str) -> np.ndarray:
+        """h(V | C = c) with a grid per class, shape (reps, F, K).
+
+        ``per-class``: the class's own range, ceil(sqrt(n_c)) bins; ``per-class-m``: own range,
+        m bins; ``pooled``: the whole sample's range, ceil(sqrt(n_c)) bins.
+        """
         x = self.x
-        cm = c[:, None, :]
-        # class-wise extremes: +inf added to the other class's observations (min) or subtracted
-        # (max); faster than masked reductions
-        pen = [np.where(cm, np.inf, 0.0), np.where(cm, 0.0, np.inf)]  # hide class 1, hide class 0
-        tmp = _buffer("pc_tmp", x.shape, float)
-        lo = np.stack([np.add(x, p, out=tmp).min(axis=-1) for p in pen], -1)
-        hi = np.stack([np.subtract(x, p, out=tmp).max(axis=-1) for p in pen], -1)
-        # (reps, F, 2); a class with < 2 observations has no range: use the whole sample's edges
-        mc = np.full_like(nc, self.m) if same_m else n_bins_array(nc)  # (reps, 2)
+        if mode == "pooled":
+            lo = np.broadcast_to(self._lo, (self.reps, self.F, K))
+            hi = np.broadcast_to(self._hi, (self.reps, self.F, K))
+        else:
+            # class-wise extremes: +inf added to the other classes' observations (min) or
+            # subtracted (max); faster than masked reductions
+            tmp = _buffer("pc_tmp", x.shape, float)
+            lo_k, hi_k = [], []
+            for k in range(K):
+                pen = np.where(ci == k, 0.0, np.inf)
+                lo_k.append(np.add(x, pen, out=tmp).min(axis=-1))
+                hi_k.append(np.subtract(x, pen, out=tmp).max(axis=-1))
+            lo, hi = np.stack(lo_k, -1), np.stack(hi_k, -1)
+        # (reps, F, K); a class with < 2 observations has no range: use the whole sample's edges
+        mc = np.full_like(nc, self.m) if mode == "per-class-m" else n_bins_array(nc)  # (reps, K)
         mc3 = np.broadcast_to(mc[:, None, :], lo.shape)
         degenerate = (nc < 2)[:, None, :] | ~(hi > lo)
         lo = np.where(degenerate, self._lo, lo)
         hi = np.where(degenerate, self._hi, hi)
         mc3 = np.where(degenerate, self.m, mc3)
         start, scale, width = grid(lo, hi, mc3, self.options.edges)
-        # Each observation reads its class's grid from a small table: g = (rep*F + f)*2 + class
-        # indexes the (reps, F, 2) parameters and g*(m+1) + label is its cell. Labels are < m_c
+        # Each observation reads its class's grid from a small table: g = (rep*F + f)*K + class
+        # indexes the (reps, F, K) parameters and g*(m+1) + label is its cell. Labels are < m_c
         # except at the class maximum, which may land on m_c (<= m): the spare cell m of every
         # histogram catches it and its count is moved to the last bin m_c - 1 afterwards, which
         # is the same as clipping the label but needs no pass over the observations.
         stride = self.m + 1
-        g = np.add(np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * 2, ci,
+        g = np.add(np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * K, ci,
                    out=_buffer("pc_g", x.shape, np.intp))
         t = np.take(start.ravel(), g, out=_buffer("pc_tmp", x.shape, float), mode="clip")
         np.subtract(x, t, out=t)
@@ -283,8 +347,8 @@ class BinnedBatch:
         labels = _buffer("pc_labels", x.shape, np.intp)
         np.copyto(labels, t, casting="unsafe")  # truncation = floor (t >= 0)
         g += labels
-        counts = np.bincount(g.ravel(), minlength=self.reps * self.F * 2 * stride)
-        counts = counts.reshape(self.reps, self.F, 2, stride)
+        counts = np.bincount(g.ravel(), minlength=self.reps * self.F * K * stride)
+        counts = counts.reshape(self.reps, self.F, K, stride)
         mc4 = mc3.astype(np.intp)[..., None]
         spill = np.take_along_axis(counts, mc4, -1)
         np.put_along_axis(counts, mc4 - 1, np.take_along_axis(counts, mc4 - 1, -1) + spill, -1)
@@ -299,26 +363,31 @@ class BinnedBatch:
 
     # --- between features -----------------------------------------------------------------------
     def _joint_grid(self):
-        """(labels, bins per axis, axis widths, marginal entropies) for MI between features.
+        """(labels, cells per axis, axis widths, marginal entropies) for MI between features.
 
         ``product``: the univariate grids and h(V); ``coarse``: ceil(sqrt(m)) bins per axis and
         the marginal entropies of that same coarse grid; ``coarse-mixed``: the coarse grid for
         h(Vi, Vj) but the m-bin h(Vi), h(Vj); ``cube-root``: as ``coarse`` with ceil(n^(1/3))
-        bins per axis.
+        bins per axis. Discrete features keep their codes on every grid.
         """
         if self.options.joint == "product":
-            return self.labels, self.m, self.width, self.entropy()
+            return self.labels, self.stride, self.width, self.entropy()
         if self._coarse is None:
             m2 = n_bins(self.m) if self.options.joint != "cube-root" else cube_root_bins(self.n)
             start, scale, width = grid(self._lo, self._hi, m2, self.options.edges)
             labels = bin_labels(self.x, start, scale, m2)
             width = width[..., 0]
+            stride = m2
+            if self.discrete.any():
+                labels[:, self.discrete] = self._codes
+                width[:, self.discrete] = 1.0
+                stride = max(m2, int(self._codes.max(initial=0)) + 1)
             if self.options.joint in ("coarse", "cube-root"):
                 with np.errstate(divide="ignore"):
-                    h = entropy_from_counts(_count(labels, m2), self.n, self.table) + np.log(width)
+                    h = entropy_from_counts(_count(labels, stride), self.n, self.table) + np.log(width)
             else:
                 h = self.entropy()
-            self._coarse = (labels, m2, width, h)
+            self._coarse = (labels, stride, width, h)
         return self._coarse
 
     def mi_rows(self, first: np.ndarray) -> np.ndarray:
@@ -337,6 +406,56 @@ class BinnedBatch:
             hij = entropy_from_counts(counts, self.n, self.table) + np.log(width[rows, first][:, None] * width)
         return h[rows, first][:, None] + h - hij
 
+    def pair_class_rows(self, first: np.ndarray, c: np.ndarray) -> dict:
+        """The entropies behind the three-variable quantities of (V_first[r], V_j, C), on the
+        bivariate grid of :meth:`mi_rows` with the same edges for every class.
+
+        Returns a dict of arrays of shape (reps, F) (``h_c``: (reps,)):
+
+        * ``h_pair`` = h(V_s, V_j) = H(labels_s, labels_j) + ln(Delta_s Delta_j);
+        * ``h_pair_given_c`` = h(V_s, V_j | C) = H(labels_s, labels_j, C) - H(C) + ln(Delta_s Delta_j);
+        * ``h`` = h(V_j) and ``h_given_c`` = h(V_j | C), the marginals of that grid;
+        * ``h_c`` = H(C).
+
+        So that the chain rules hold between the quantities built from them (MI(C; {Vs, Vj}) =
+        MI(C; Vs) + MI(C; Vj | Vs) with every term on this grid), the marginals here are those of
+        the bivariate grid, not the m-bin h(V_j) and per-class h(V_j | C) of :meth:`mi_class`.
+        """
+        first = np.asarray(first, dtype=np.intp)
+        rows = np.arange(self.reps)
+        codes, K, nc = self._classes(c)
+        labels, m2, width, _ = self._joint_grid()
+        with np.errstate(divide="ignore"):
+            logw = np.log(width)
+        h_c = entropy_from_counts(nc, self.n, self.table)
+        ci = codes[:, None, :]
+        marg = self._coarse_marginals(labels, m2, c, ci, K, h_c, logw)
+        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
+        joint += labels
+        h_pair = entropy_from_counts(_count(joint, m2 * m2), self.n, self.table)
+        joint *= K
+        joint += ci
+        h_pair_c = entropy_from_counts(_count(joint, m2 * m2 * K), self.n, self.table)
+        lw = logw[rows, first][:, None] + logw
+        return {
+            "h_pair": h_pair + lw,
+            "h_pair_given_c": h_pair_c - h_c[:, None] + lw,
+            "h": marg[0],
+            "h_given_c": marg[1],
+            "h_c": h_c,
+        }
+
+    def _coarse_marginals(self, labels, m2, c, ci, K, h_c, logw):
+        """h(V_j) and h(V_j | C) on the bivariate grid's axes (cached for the last ``c``)."""
+        cached = getattr(self, "_marg", None)
+        if cached is not None and cached[0] is c:
+            return cached[1]
+        h = entropy_from_counts(_count(labels, m2), self.n, self.table) + logw
+        hj_c = entropy_from_counts(_count(labels * K + ci, m2 * K), self.n, self.table)
+        out = (h, hj_c - h_c[:, None] + logw)
+        self._marg = (c, out)
+        return out
+
     def pairwise(self) -> np.ndarray:
         """MI(V_i, V_j) for all pairs, symmetric (reps, F, F); the diagonal is NaN (never used)."""
         labels, m2, width, h = self._joint_grid()
@@ -351,6 +470,17 @@ class BinnedBatch:
         out[:, iu, ju] = mi
         out[:, ju, iu] = mi
         return out
+
+
+def _codes(x: np.ndarray) -> np.ndarray:
+    """Codes 0..K-1 of the distinct values of each (replication, feature) row of ``x`` (.., n),
+    in increasing order of the values."""
+    out = np.empty(x.shape, dtype=np.intp)
+    flat_x = x.reshape(-1, x.shape[-1])
+    flat_out = out.reshape(-1, x.shape[-1])
+    for r in range(flat_x.shape[0]):
+        flat_out[r] = np.unique(flat_x[r], return_inverse=True)[1]
+    return out
 
 
 def _pair_xlogx(labels: np.ndarray, m: int, table: np.ndarray) -> np.ndarray:
