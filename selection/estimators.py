@@ -390,60 +390,41 @@ class BinnedBatch:
             self._coarse = (labels, stride, width, h)
         return self._coarse
 
-    def mi_rows(self, first: np.ndarray) -> np.ndarray:
+    def mi_rows(self, first: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """MI(V_first[r], V_j) for every replication r and feature j, shape (reps, F).
 
         The entry j = first[r] is the estimate of MI(V, V) (finite, it is never used by a
-        selection, where a feature is not a candidate against itself).
+        selection, where a feature is not a candidate against itself). With ``rows`` (replication
+        indices, one per entry of ``first``) only those replications are computed, shape
+        (len(rows), F). The joint counts of a row are made by a compiled kernel
+        (:func:`_row_xlogx`), which reads the labels once per row and needs no temporary of
+        size F x n.
         """
         first = np.asarray(first, dtype=np.intp)
-        rows = np.arange(self.reps)
         labels, m2, width, h = self._joint_grid()
-        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
-        joint += labels
-        counts = _count(joint, m2 * m2)
+        rows = np.arange(self.reps) if rows is None else np.asarray(rows, dtype=np.intp)
+        s = _row_xlogx(self._labels32(labels), rows, first, m2, self.table)
         with np.errstate(divide="ignore"):
-            hij = entropy_from_counts(counts, self.n, self.table) + np.log(width[rows, first][:, None] * width)
-        return h[rows, first][:, None] + h - hij
+            hij = np.log(self.n) - s / self.n + np.log(width[rows, first][:, None] * width[rows])
+        return h[rows, first][:, None] + h[rows] - hij
 
-    def pair_class_rows(self, first: np.ndarray, c: np.ndarray) -> dict:
-        """The entropies behind the three-variable quantities of (V_first[r], V_j, C), on the
-        bivariate grid of :meth:`mi_rows` with the same edges for every class.
+    def _labels32(self, labels: np.ndarray) -> np.ndarray:
+        """A contiguous int32 copy of a label array, made once per array."""
+        cache = getattr(self, "_l32", None)
+        if cache is None or cache[0] is not labels:
+            self._l32 = cache = (labels, np.ascontiguousarray(labels, dtype=np.int32))
+        return cache[1]
 
-        Returns a dict of arrays of shape (reps, F) (``h_c``: (reps,)):
-
-        * ``h_pair`` = h(V_s, V_j) = H(labels_s, labels_j) + ln(Delta_s Delta_j);
-        * ``h_pair_given_c`` = h(V_s, V_j | C) = H(labels_s, labels_j, C) - H(C) + ln(Delta_s Delta_j);
-        * ``h`` = h(V_j) and ``h_given_c`` = h(V_j | C), the marginals of that grid;
-        * ``h_c`` = H(C).
-
-        So that the chain rules hold between the quantities built from them (MI(C; {Vs, Vj}) =
-        MI(C; Vs) + MI(C; Vj | Vs) with every term on this grid), the marginals here are those of
-        the bivariate grid, not the m-bin h(V_j) and per-class h(V_j | C) of :meth:`mi_class`.
-        """
-        first = np.asarray(first, dtype=np.intp)
-        rows = np.arange(self.reps)
+    def class_marginals(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(H(C) (reps,), h(V_j) (reps, F), h(V_j | C) (reps, F)) on the axes of the bivariate
+        grid, the marginals that :meth:`pair_class_rows` is consistent with."""
         codes, K, nc = self._classes(c)
         labels, m2, width, _ = self._joint_grid()
         with np.errstate(divide="ignore"):
             logw = np.log(width)
         h_c = entropy_from_counts(nc, self.n, self.table)
-        ci = codes[:, None, :]
-        marg = self._coarse_marginals(labels, m2, c, ci, K, h_c, logw)
-        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
-        joint += labels
-        h_pair = entropy_from_counts(_count(joint, m2 * m2), self.n, self.table)
-        joint *= K
-        joint += ci
-        h_pair_c = entropy_from_counts(_count(joint, m2 * m2 * K), self.n, self.table)
-        lw = logw[rows, first][:, None] + logw
-        return {
-            "h_pair": h_pair + lw,
-            "h_pair_given_c": h_pair_c - h_c[:, None] + lw,
-            "h": marg[0],
-            "h_given_c": marg[1],
-            "h_c": h_c,
-        }
+        h, h_given_c = self._coarse_marginals(labels, m2, c, codes[:, None, :], K, h_c, logw)
+        return h_c, h, h_given_c
 
     def _coarse_marginals(self, labels, m2, c, ci, K, h_c, logw):
         """h(V_j) and h(V_j | C) on the bivariate grid's axes (cached for the last ``c``)."""
@@ -519,6 +500,36 @@ def _pair_xlogx_kernel(labels, m, table):  # pragma: no cover - compiled
                     counts[li[t] * m + lj[t]] = 0
                 out[r, p] = s
                 p += 1
+    return out
+
+
+def _row_xlogx(labels, rows, first, m: int, table) -> np.ndarray:
+    """sum c ln c of the joint histogram of (V_first[r], V_j), for r in ``rows`` and every j,
+    shape (len(rows), F); ``labels`` int32 (reps, F, n), cells m x m."""
+    return _row_xlogx_kernel(labels, np.ascontiguousarray(rows, dtype=np.intp),
+                             np.ascontiguousarray(first, dtype=np.intp), int(m),
+                             np.ascontiguousarray(table, dtype=np.float64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_xlogx_kernel(labels, rows, first, m, table):  # pragma: no cover - compiled
+    R = rows.shape[0]
+    F, n = labels.shape[1], labels.shape[2]
+    out = np.empty((R, F))
+    counts = np.zeros(m * m, np.int64)
+    for q in range(R):
+        li = labels[rows[q], first[q]]
+        for j in range(F):
+            lj = labels[rows[q], j]
+            s = 0.0
+            for t in range(n):
+                cell = li[t] * m + lj[t]
+                c = counts[cell]
+                s += table[c + 1] - table[c]
+                counts[cell] = c + 1
+            for t in range(n):
+                counts[li[t] * m + lj[t]] = 0
+            out[q, j] = s
     return out
 
 

@@ -41,7 +41,7 @@ A class with fewer than two observations has no range; it is binned on the whole
   bin, as in ``numpy.histogram``).
 * ``"centred"``: m bins of width (max - min)/(m - 1) whose extreme centres are min and max.
 
-``ties`` (selection, :mod:`fstheory.simulation.selection`) -- how near-equal objective values are broken:
+``ties`` (selection, :mod:`fstheory.selection.greedy`) -- how near-equal objective values are broken:
 
 * ``"exact"`` (default): plain float comparison (``numpy.argmax``: the first index only on exact
   equality), what a direct implementation does. X and 3X+1 have the same MI with the class and,

@@ -40,7 +40,7 @@ from fstheory.selection.estimators import BinnedBatch
 from fstheory.simulation.options import EstimatorOptions, SelectionOptions
 from fstheory.scenarios.declaration import Scenario
 from fstheory.simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
-from fstheory.simulation.selection import FloatValues, first_feature, greedy, pair_hits
+from fstheory.selection.greedy import FloatValues, first_feature, greedy, pair_hits
 
 __all__ = [
     "PAPER_ROWS",
