@@ -16,11 +16,12 @@ from fstheory.simulation.report import (
     write_mean_table,
 )
 from fstheory.simulation.study import mean_estimates, run_study
+from paper_sets import paper_sets
 
 
 @pytest.fixture(scope="module")
 def small():
-    return run_study(sizes=(50, 5000), reps=20, seed=1)
+    return run_study(sizes=(50, 5000), reps=20, seed=1, optimal_sets=paper_sets)
 
 
 def test_paper_values_are_the_printed_table():
@@ -56,6 +57,7 @@ def test_mean_table_and_figure(small, tmp_path):
 
 
 def test_a_scenario_object_runs_like_its_name(small):
-    obj = run_study(scenarios=(get_scenario("uniform"),), sizes=(50,), reps=20, seed=1, methods=["mrmr"])
+    obj = run_study(scenarios=(get_scenario("uniform"),), sizes=(50,), reps=20, seed=1, methods=["mrmr"],
+                    optimal_sets=paper_sets)
     by_name = [r for r in small.rows if r["scenario"] == "uniform" and r["n"] == 50 and r["method"] == "mrmr"]
     assert obj.rows == by_name
