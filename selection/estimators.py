@@ -139,12 +139,13 @@ def grid(lo: np.ndarray, hi: np.ndarray, m, edges: str) -> tuple[np.ndarray, np.
     """
     span = hi - lo
     m = np.asarray(m, dtype=float)
+    # a sample without spread (span 0) has every value in bin 0 and width 0 (ln(Delta) = -inf)
     if edges == "range":
         with np.errstate(divide="ignore", invalid="ignore"):
-            return lo, m / span, span / m
+            return lo, np.where(span > 0, m / span, 0.0), span / m
     width = span / (m - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return lo - width / 2, 1.0 / width, width
+        return lo - width / 2, np.where(width > 0, 1.0 / width, 0.0), width
 
 
 def bin_labels(x: np.ndarray, start, scale, m) -> np.ndarray:
@@ -171,10 +172,14 @@ def _count(labels: np.ndarray, n_cells: int) -> np.ndarray:
 def entropy_from_counts(counts: np.ndarray, total, table: np.ndarray | None = None) -> np.ndarray:
     """Plug-in entropy (nats) of histograms along the last axis: ``ln N - sum c ln c / N``.
 
-    ``total`` is N (scalar or array broadcasting against ``counts.shape[:-1]``); N = 0 gives 0.
+    ``total`` is N (scalar or array broadcasting against ``counts.shape[:-1]``); N = 0 gives 0,
+    and so does a histogram with one non-empty cell, exactly (ln N - N ln N / N is not always 0
+    in floats, and a constant's entropy must be an exact zero for the 0/0 of the objectives).
 
     >>> round(float(entropy_from_counts(np.array([5, 5]), 10)), 12)   # ln 2
     0.69314718056
+    >>> float(entropy_from_counts(np.array([0, 7, 0]), 7))
+    0.0
     """
     if table is None:
         table = xlogx_table(int(counts.max(initial=0)))
@@ -182,7 +187,7 @@ def entropy_from_counts(counts: np.ndarray, total, table: np.ndarray | None = No
     total = np.asarray(total, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         h = np.log(total) - s / total
-    return np.where(total > 0, h, 0.0)
+    return np.where((total > 0) & (counts.max(axis=-1, initial=0) < total), h, 0.0)
 
 
 @lru_cache(maxsize=16)
@@ -406,7 +411,12 @@ class BinnedBatch:
         s = _row_xlogx(self._labels32(labels), rows, first, m2, self.table)
         with np.errstate(divide="ignore"):
             hij = np.log(self.n) - s / self.n + np.log(width[rows, first][:, None] * width[rows])
-        return h[rows, first][:, None] + h[rows] - hij
+        mi = h[rows, first][:, None] + h[rows] - hij
+        # a feature with one non-empty cell on this grid (a constant) shares no information: an
+        # exact 0, not the rounding residue of h + h - h
+        one = labels.min(axis=-1) == labels.max(axis=-1)
+        with np.errstate(invalid="ignore"):
+            return np.where(one[rows, first][:, None] | one[rows], 0.0, mi)
 
     def _labels32(self, labels: np.ndarray) -> np.ndarray:
         """A contiguous int32 copy of a label array, made once per array."""
@@ -414,6 +424,44 @@ class BinnedBatch:
         if cache is None or cache[0] is not labels:
             self._l32 = cache = (labels, np.ascontiguousarray(labels, dtype=np.int32))
         return cache[1]
+
+    def pair_class_rows(self, first: np.ndarray, c: np.ndarray, rows: np.ndarray | None = None) -> dict:
+        """The entropies behind the three-variable quantities of (V_first[r], V_j, C), on the
+        bivariate grid of :meth:`mi_rows` with the same edges for every class.
+
+        Returns a dict of arrays of shape (reps, F) (``h_c``: (reps,)):
+
+        * ``h_pair`` = h(V_s, V_j) = H(labels_s, labels_j) + ln(Delta_s Delta_j);
+        * ``h_pair_given_c`` = h(V_s, V_j | C) = H(labels_s, labels_j, C) - H(C) + ln(Delta_s Delta_j);
+        * ``h`` = h(V_j) and ``h_given_c`` = h(V_j | C), the marginals of that grid;
+        * ``h_c`` = H(C).
+
+        So that the chain rules hold between the quantities built from them (MI(C; {Vs, Vj}) =
+        MI(C; Vs) + MI(C; Vj | Vs) with every term on this grid), the marginals here are those of
+        the bivariate grid (:meth:`class_marginals`), not the m-bin h(V_j) and per-class
+        h(V_j | C) of :meth:`mi_class`. ``rows`` restricts the computation to some replications,
+        as in :meth:`mi_rows`.
+        """
+        first = np.asarray(first, dtype=np.intp)
+        codes, K, nc = self._classes(c)
+        labels, m2, width, _ = self._joint_grid()
+        h_c, h, h_given_c = self.class_marginals(c)
+        with np.errstate(divide="ignore"):
+            logw = np.log(width)
+        ci = codes[:, None, :]
+        if rows is not None:
+            rows = np.asarray(rows, dtype=np.intp)
+            labels, logw, ci, h_c, h, h_given_c = (a[rows] for a in (labels, logw, ci, h_c, h, h_given_c))
+        rows = np.arange(labels.shape[0])
+        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
+        joint += labels
+        h_pair = entropy_from_counts(_count(joint, m2 * m2), self.n, self.table)
+        joint *= K
+        joint += ci
+        h_pair_c = entropy_from_counts(_count(joint, m2 * m2 * K), self.n, self.table)
+        lw = logw[rows, first][:, None] + logw
+        return {"h_pair": h_pair + lw, "h_pair_given_c": h_pair_c - h_c[:, None] + lw,
+                "h": h, "h_given_c": h_given_c, "h_c": h_c}
 
     def class_marginals(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(H(C) (reps,), h(V_j) (reps, F), h(V_j | C) (reps, F)) on the axes of the bivariate
