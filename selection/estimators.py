@@ -492,7 +492,7 @@ class BinnedBatch:
         iu, ju = pair_indices(self.F)
         if iu.size == 0:
             return out
-        s = _pair_xlogx(labels, m2, self.table)  # (reps, P)
+        s = _pair_xlogx(self._labels32(labels), m2, self.table)  # (reps, P)
         with np.errstate(divide="ignore"):
             hij = np.log(self.n) - s / self.n + np.log(width[:, iu] * width[:, ju])
         mi = h[:, iu] + h[:, ju] - hij
@@ -517,12 +517,10 @@ def _pair_xlogx(labels: np.ndarray, m: int, table: np.ndarray) -> np.ndarray:
     ``pair_indices`` order.
 
     A compiled kernel (numba): for each pair the m x m counts live in one small array that stays
-    in the L1 cache; each observation adds table[c + 1] - table[c] to the sum as its cell goes
-    from c to c + 1, and the touched cells are reset afterwards, so no pass over the m^2 cells and
-    no temporary of size reps * P * n is needed (the vectorised bincount form it replaces spent
-    most of its time moving those temporaries).
+    in the L1 cache (:func:`_joint_xlogx`), so no temporary of size reps * P * n is needed (the
+    vectorised bincount form it replaces spent most of its time moving those temporaries).
     """
-    lab = np.ascontiguousarray(labels, dtype=np.int32)
+    lab = labels if labels.dtype == np.int32 and labels.flags.c_contiguous else np.ascontiguousarray(labels, dtype=np.int32)
     return _pair_xlogx_kernel(lab, int(m), np.ascontiguousarray(table, dtype=np.float64))
 
 
@@ -535,20 +533,35 @@ def _pair_xlogx_kernel(labels, m, table):  # pragma: no cover - compiled
     for r in range(reps):
         p = 0
         for i in range(F):
-            li = labels[r, i]
             for j in range(i + 1, F):
-                lj = labels[r, j]
-                s = 0.0
-                for t in range(n):
-                    cell = li[t] * m + lj[t]
-                    c = counts[cell]
-                    s += table[c + 1] - table[c]
-                    counts[cell] = c + 1
-                for t in range(n):
-                    counts[li[t] * m + lj[t]] = 0
-                out[r, p] = s
+                out[r, p] = _joint_xlogx(labels[r, i], labels[r, j], m, table, counts)
                 p += 1
     return out
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _joint_xlogx(li, lj, m, table, counts):  # pragma: no cover - compiled
+    """sum c ln c of the joint histogram of two label sequences; ``counts`` (m*m) is zero on
+    entry and on exit. A small grid (m^2 <= n) is counted and then summed cell by cell; a large
+    one accumulates table[c + 1] - table[c] as each cell grows and resets only the touched cells,
+    so that no pass over the m^2 cells is needed."""
+    n = li.shape[0]
+    s = 0.0
+    if m * m <= n:
+        for t in range(n):
+            counts[li[t] * m + lj[t]] += 1
+        for cell in range(m * m):
+            s += table[counts[cell]]
+            counts[cell] = 0
+    else:
+        for t in range(n):
+            cell = li[t] * m + lj[t]
+            c = counts[cell]
+            s += table[c + 1] - table[c]
+            counts[cell] = c + 1
+        for t in range(n):
+            counts[li[t] * m + lj[t]] = 0
+    return s
 
 
 def _row_xlogx(labels, rows, first, m: int, table) -> np.ndarray:
@@ -562,22 +575,13 @@ def _row_xlogx(labels, rows, first, m: int, table) -> np.ndarray:
 @numba.njit(cache=True, nogil=True)
 def _row_xlogx_kernel(labels, rows, first, m, table):  # pragma: no cover - compiled
     R = rows.shape[0]
-    F, n = labels.shape[1], labels.shape[2]
+    F = labels.shape[1]
     out = np.empty((R, F))
     counts = np.zeros(m * m, np.int64)
     for q in range(R):
         li = labels[rows[q], first[q]]
         for j in range(F):
-            lj = labels[rows[q], j]
-            s = 0.0
-            for t in range(n):
-                cell = li[t] * m + lj[t]
-                c = counts[cell]
-                s += table[c + 1] - table[c]
-                counts[cell] = c + 1
-            for t in range(n):
-                counts[li[t] * m + lj[t]] = 0
-            out[q, j] = s
+            out[q, j] = _joint_xlogx(li, labels[rows[q], j], m, table, counts)
     return out
 
 
