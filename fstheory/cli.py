@@ -161,8 +161,10 @@ def _cmd_simulate_study(args) -> int:
 
     s = reproduce(out=args.out, seed=args.seed, reps=args.reps, jobs=args.jobs,
                   scheduler=args.scheduler, progress=_progress_bar("study"))
-    print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within Monte Carlo error; "
-          f"outputs in {s['out']}")
+    rep = s["reproduction"]
+    print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
+          f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "
+          f"{rep['tie_decided']} cells decided by the X / 3X+1 tie); outputs in {s['out']}")
     return 0
 
 
@@ -229,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a dask.distributed scheduler (joblib's dask backend)")
     p.add_argument("--estimator", action="append", default=[], metavar="NAME=VALUE",
                    help="estimator option, e.g. joint=product (see simulation/options.py)")
-    p.add_argument("--ties", default="exact", help="exact or tolerance (near-tie rule)")
+    p.add_argument("--ties", default="exact", help="exact or relative (near-tie rule)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_simulate)
 
