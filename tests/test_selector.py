@@ -131,3 +131,37 @@ def test_a_constant_continuous_feature_is_refused():
     with pytest.raises(ValueError, match=r"features \[4\] are constant"):
         MIFeatureSelector(discrete_features=False).fit(X, y)
     assert MIFeatureSelector().fit(X, y).discrete_features_.tolist() == [False] * 4 + [True]
+
+
+def _three_d_methods():
+    """Stand-ins for the joint branch's 3-D methods, written against the same values-view
+    contract (mi_c_pair, cmi_c, mi_given_c, h_pair_c) and arithmetic."""
+    from fstheory.orderings.methods import Method, _same
+
+    def jmi(ops, v, i, S, beta):
+        return ops.sum([v.mi_c_pair(i, s) for s in S])
+
+    def cmim(ops, v, i, S, beta):  # min_s MI(C; Vi | Vs) as -max(-x)
+        return -ops.max([-v.cmi_c(i, s) for s in S])
+
+    def cife(ops, v, i, S, beta):
+        return v.mi_c(i) - ops.sum([v.mi(i, s) for s in S]) + ops.sum([v.mi_given_c(i, s) for s in S])
+
+    def disr(ops, v, i, S, beta):
+        return ops.sum([v.mi_c_pair(i, s) / v.h_pair_c(i, s) for s in S])
+
+    return {name: Method(name, name.upper(), "test", False, _same({"fn": fn, "latex": "", "plain": ""}, "test"))
+            for name, fn in (("t-jmi", jmi), ("t-cmim", cmim), ("t-cife", cife), ("t-disr", disr))}
+
+
+@pytest.mark.parametrize("estimator", ["histogram", "knn"])
+def test_methods_reading_the_joint_quantities_run(monkeypatch, estimator):
+    X, y = _paper_like(600)
+    for key, method in _three_d_methods().items():
+        monkeypatch.setitem(METHODS, key, method)
+    for key in _three_d_methods():
+        sel = MIFeatureSelector(method=key, n_features_to_select=3, estimator=estimator, random_state=0).fit(X, y)
+        assert sel.order_[0] in (0, 1) and np.isfinite(sel.scores_[1][~np.isnan(sel.scores_[1])]).all()
+        # JMI's second step is the pair that carries the class: X (or 3X+1) with Y or X-Y
+        if key == "t-jmi":
+            assert sel.order_[1] in (2, 3)
