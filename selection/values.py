@@ -70,19 +70,26 @@ class _LazyValues:
     def _init_store(self, reps: int, F: int) -> None:
         self.reps, self.n_features = reps, F
         self._rows_index = np.arange(reps)
-        self._store = {name: _Symmetric(reps, F) for names in self._GROUPS.values() for name in names}
+        self._matrices: dict = {}
+
+    def _matrix(self, name: str) -> _Symmetric:
+        """The matrix of a quantity, allocated when first read."""
+        if name not in self._matrices:
+            self._matrices[name] = _Symmetric(self.reps, self.n_features)
+        return self._matrices[name]
 
     def rows_computed(self, group: str = "mi") -> int:
         """How many (replication, feature) rows of a group have been estimated (for tests and
         the performance account)."""
-        return int(self._store[self._GROUPS[group][0]].row_done.sum())
+        name = self._GROUPS[group][0]
+        return int(self._matrices[name].row_done.sum()) if name in self._matrices else 0
 
     def _r(self, *handles):
         nd = max(np.ndim(x) for x in handles)
         return self._rows_index.reshape((self.reps,) + (1,) * max(nd - 1, 0)) if nd else self._rows_index
 
     def _ensure(self, group: str, r: np.ndarray, f: np.ndarray, distinct: bool = False) -> None:
-        done = self._store[self._GROUPS[group][0]].row_done
+        done = self._matrix(self._GROUPS[group][0]).row_done
         if distinct:
             missing = np.stack([r.ravel(), f.ravel()])
         else:
@@ -93,13 +100,13 @@ class _LazyValues:
             _, first_of_rep = np.unique(missing[0], return_index=True)
             rows, first = missing[0, first_of_rep], missing[1, first_of_rep]
             for name, new in self._rows(group, first, rows).items():
-                self._store[name].fill(rows, first, np.asarray(new, dtype=float) + 0.0)
+                self._matrix(name).fill(rows, first, np.asarray(new, dtype=float) + 0.0)
             missing = missing[:, ~done[missing[0], missing[1]]]
 
     def _pair(self, name: str, group: str, i, j):
         i, j = np.asarray(i), np.asarray(j)
         r = self._r(i, j)
-        values = self._store[name].values
+        values = self._matrix(name).values
         # estimate the rows of the selected side: a handle with one feature per replication
         for side in (j, i):
             if side.ndim == 0 or (side.ndim == 1 and side.shape[0] == self.reps) or \
