@@ -111,11 +111,12 @@ class _NamedEstimates:
 
     def __getattr__(self, name):
         fn = getattr(self._view, name)
-        template = _LABELS.get(name, name + "(" + ",".join(["{%d}" % k for k in range(2)]) + ")")
 
         def call(*handles):
             value = float(np.asarray(fn(*handles)).ravel()[0])
-            return xr(value, template.format(*[self._names[h] for h in handles]))
+            names = [self._names[h] for h in handles]
+            template = _LABELS.get(name)
+            return xr(value, template.format(*names) if template else f"{name}({','.join(names)})")
 
         return call
 
@@ -343,7 +344,7 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
                 f"{method.display} stopped after {len(steps)} of {k} features: every remaining "
                 f"candidate's objective is indeterminate (see explain())", UserWarning, stacklevel=2)
         self.order_ = np.array([s.selected for s in steps], dtype=np.intp)
-        self.scores_ = np.array(scores[:max(len(steps), 1)]) if scores else np.empty((0, F))
+        self.scores_ = np.array(scores[:len(steps)]) if steps else np.empty((0, F))
         self.steps_ = steps
         self._method_text = method.describe(self.beta, reading, zero_beta)
         return self
