@@ -13,7 +13,7 @@ DIGITS ?= 30
 # in .venv without peers.
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
-BENCH_PY     = $$( [ -x $(BENCH_VENV)/bin/python ] && echo $(BENCH_VENV)/bin/python || echo $(PY) )
+BENCH_PY     = $$( [ -f $(BENCH_STAMP) ] && echo $(BENCH_VENV)/bin/python || echo $(PY) )
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
