@@ -249,7 +249,8 @@ def derive_optimal_sets(bound) -> tuple[frozenset, ...]:
     except ImportError:
         raise SimulationInputError(
             f"scenario '{bound.scenario.name}': the relevance-optimal sets cannot be derived in this "
-            f"build (fstheory.theory.relevance is missing); pass them as parameter 'optimal_sets'"
+            f"build (fstheory.theory.relevance is missing); the Python API takes them as data: "
+            f"run_study(optimal_sets=...)"
         ) from None
     try:
         return relevance_optimal_sets(bound, digits=30)
