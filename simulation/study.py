@@ -242,22 +242,28 @@ def _params(scenarios, params) -> dict:
 def derive_optimal_sets(bound) -> tuple[frozenset, ...]:
     """The relevance-optimal sets of a bound scenario, derived by the engine
     (:func:`fstheory.theory.relevance.relevance_optimal_sets`, minimal S with
-    MI(C; S) = MI(C; all features)); a refusal becomes a :class:`SimulationInputError` with the
-    engine's reason."""
+    MI(C; S) = MI(C; all features)).
+
+    The engine's refusal (``RelevanceUndecided``, with its reason) becomes a
+    :class:`SimulationInputError`; any other exception is an internal error and propagates.
+    """
     try:
-        from fstheory.theory.relevance import relevance_optimal_sets
+        from fstheory.theory import relevance
     except ImportError:
         raise SimulationInputError(
             f"scenario '{bound.scenario.name}': the relevance-optimal sets cannot be derived in this "
             f"build (fstheory.theory.relevance is missing); the Python API takes them as data: "
             f"run_study(optimal_sets=...)"
         ) from None
+    refusal = getattr(relevance, "RelevanceUndecided", None)
     try:
-        return relevance_optimal_sets(bound, digits=30)
-    except (ValueError, NotImplementedError, ArithmeticError) as exc:
-        raise SimulationInputError(
-            f"scenario '{bound.scenario.name}': relevance-optimal sets not derived ({exc})"
-        ) from None
+        return relevance.relevance_optimal_sets(bound, digits=30)
+    except Exception as exc:
+        if refusal is not None and isinstance(exc, refusal):
+            raise SimulationInputError(
+                f"scenario '{bound.scenario.name}': relevance-optimal sets not derived ({exc})"
+            ) from None
+        raise
 
 
 def _check_sets(sets, name: str, n_features: int) -> tuple[frozenset, ...]:
