@@ -5,7 +5,15 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench reproduce-simulation clean references
+.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection clean references
+
+# Peer libraries for the selector's comparisons live in their own environment, never in
+# fstheory's dependencies (scripts/bench_peers.txt). A peer that fails to install is skipped and
+# the benchmarks say "peer not installed"; if the environment cannot be built at all they run
+# in .venv without peers.
+BENCH_VENV  := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed
+BENCH_PY     = $$( [ -f $(BENCH_STAMP) ] && echo $(BENCH_VENV)/bin/python || echo $(PY) )
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,12 +36,28 @@ verify: $(STAMP)
 reproduce-simulation: $(STAMP)
 	$(VENV)/bin/fstheory simulate-study --out reports/simulation --jobs 2
 
-bench: $(STAMP)
-	$(PY) scripts/bench.py
+$(BENCH_STAMP): pyproject.toml scripts/bench_peers.txt
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e .
+	grep -v '^#' scripts/bench_peers.txt | while read -r p; do \
+	  [ -n "$$p" ] && { $(BENCH_VENV)/bin/python -m pip install --quiet "$$p" >/dev/null 2>&1 \
+	    || echo "peer not installed: $$p"; }; done; true
+	touch $(BENCH_STAMP)
+
+bench-venv:
+	-$(MAKE) $(BENCH_STAMP)
+
+bench: $(STAMP) bench-venv
+	BENCH_PYTHON=$(BENCH_PY) $(PY) scripts/bench.py
+
+# The selector's quality on the paper's scenarios next to the peers (reports/selection/).
+reproduce-selection: $(STAMP) bench-venv
+	$(BENCH_PY) scripts/selection_quality.py --out reports/selection --jobs 2
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)
 	$(PY) scripts/make_references.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .hypothesis

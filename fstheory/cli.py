@@ -372,8 +372,10 @@ def _cmd_simulate_study(args) -> int:
 
     s = reproduce(out=args.out, **_study_ints(args), scheduler=args.scheduler,
                   progress=_progress_bar("study"))
-    print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within Monte Carlo error; "
-          f"outputs in {s['out']}")
+    rep = s["reproduction"]
+    print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
+          f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "
+          f"{rep['tie_decided']} cells decided by the X / 3X+1 tie); outputs in {s['out']}")
     return EXIT_OK
 
 

@@ -7,6 +7,10 @@ each line and the ratio to it (the issue's goals: the whole table regeneration a
 10-feature scenario, under 60 s). If ``scripts/bench_simulation.py`` exists it is
 run afterwards and its own output printed.
 
+Then ``scripts/bench_selector.py`` (the selector against peer libraries) runs with the Python of
+``$BENCH_PYTHON`` (``make bench`` sets it to the benchmark environment's, where the peers are
+installed) or, without it, this one.
+
 Commands that the CLI does not provide yet (e.g. ``tables`` or ``verify`` before they are wired)
 are timed through their Python entry points instead, and the table says so.
 
@@ -16,6 +20,7 @@ Usage: python scripts/bench.py [--digits N]
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -118,6 +123,14 @@ def main(argv=None) -> int:
         subprocess.run([sys.executable, str(sim)], cwd=ROOT)
     else:
         print("(scripts/bench_simulation.py not present: no simulation benchmark)")
+    sel = ROOT / "scripts" / "bench_selector.py"
+    if sel.exists():
+        # the peers are installed in the benchmark environment only (make bench-venv)
+        python = os.environ.get("BENCH_PYTHON") or sys.executable
+        print()
+        print(f"scripts/bench_selector.py ({python}):")
+        sys.stdout.flush()
+        subprocess.run([python, str(sel)], cwd=ROOT)
     # exit 3 is an ordering stopped at an undecided step (a value not computed), not a failure
     return 0 if all(rc in (0, 1, 3) for _, _, rc, _, _ in rows) else 1
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from fstheory.orderings.methods import get_method  # noqa: E402
-from fstheory.simulation.estimator import BinnedBatch  # noqa: E402
+from fstheory.selection.estimators import BinnedBatch  # noqa: E402
 from fstheory.simulation.report import frequency_comparison, paper_values, write_mean_table  # noqa: E402
 from fstheory.simulation.sampler import ScenarioSampler  # noqa: E402
 from fstheory.simulation.study import PAPER_ROWS, MethodRow, chunk_plan, chunk_rng, mean_estimates, run_study  # noqa: E402
@@ -65,7 +65,7 @@ def grid_scan(reps: int, seed: int, n: int = 1000, axes=(4, 5, 6, 8, 10, 12, 14,
     """Mean MI(X, Y^2) and MI(X, X-Y) (Scenario I, the study's n = 1000 draws) for bivariate grids
     of b equal-width bins per axis: with the marginals of the same grid ("consistent", the discrete
     MI of the labels) and with the m-bin marginals ("mixed")."""
-    from fstheory.simulation.estimator import _count, bin_labels, entropy_from_counts, grid
+    from fstheory.selection.estimators import _count, bin_labels, entropy_from_counts, grid
 
     s = ScenarioSampler.from_registry("uniform", {"k": "0.2"})
     sums = {b: np.zeros(4) for b in axes}

@@ -28,6 +28,8 @@ It is silent on the points below; each is an option here.
 * ``"per-class"`` (default): each class's observations binned on their own range with
   ceil(sqrt(n_c)) bins (the paper's rule applied to the sub-sample), plus ln(Delta_c).
 * ``"per-class-m"``: own range per class, but the m = ceil(sqrt(n)) bins of the whole sample.
+* ``"pooled"``: the whole sample's range for every class, with ceil(sqrt(n_c)) bins (the paper's
+  rule applied to the sub-sample's size but not to its range).
 * ``"shared"``: the edges of h(V); then the ln(Delta) terms cancel and MI(C, V) is the discrete
   MI of (bin label, class), never negative.
 
@@ -39,7 +41,7 @@ A class with fewer than two observations has no range; it is binned on the whole
   bin, as in ``numpy.histogram``).
 * ``"centred"``: m bins of width (max - min)/(m - 1) whose extreme centres are min and max.
 
-``ties`` (selection, :mod:`fstheory.simulation.selection`) -- how near-equal objective values are broken:
+``ties`` (selection, :mod:`fstheory.selection.greedy`) -- how near-equal objective values are broken:
 
 * ``"exact"`` (default): plain float comparison (``numpy.argmax``: the first index only on exact
   equality), what a direct implementation does. X and 3X+1 have the same MI with the class and,
@@ -73,7 +75,7 @@ from fstheory.simulation.errors import SimulationInputError
 __all__ = ["EstimatorOptions", "SelectionOptions", "JOINT_GRIDS", "CONDITIONALS", "EDGES", "TIES"]
 
 JOINT_GRIDS = ("coarse", "coarse-mixed", "cube-root", "product")
-CONDITIONALS = ("per-class", "per-class-m", "shared")
+CONDITIONALS = ("per-class", "per-class-m", "pooled", "shared")
 EDGES = ("range", "centred")
 TIES = ("exact", "relative")
 

@@ -6,9 +6,17 @@ The paper's printed values come from ``simulation/data/paper_simulation.json`` (
 from the LaTeX source) and are only compared against, never used to compute anything. The exact
 values of the mean-estimate table come from the exact engine (:func:`fstheory.scenarios.evaluate.evaluate`).
 
-A printed frequency p is *reproduced* when |f - p| <= 2 sqrt(se_f^2 + se_p^2), with
+A printed frequency p is *reproduced* (at z combined standard errors, z = 2 in the frequency tables,
+2 and 3 in the reproduction account) when |f - p| <= z sqrt(se_f^2 + se_p^2), with
 se_f = sqrt(f(1-f)/reps) ours and se_p = sqrt(p(1-p)/5000) the paper's own Monte Carlo error
-(5000 samples); when both are 0 or 1 this asks for equality. A printed mean estimate is reproduced
+(5000 samples); when both are 0 or 1 this asks for equality.
+
+The reproduction account (:func:`write_reproduction`) compares the readings of the
+class-conditional histogram that the paper leaves open (``per-class``: each class on its own
+range; ``pooled``: the whole sample's range, both with ceil(sqrt(n_c)) bins), and separates the
+cells *decided by the X / 3X+1 tie*: X and 3X+1 get identical bin counts, so which of them is
+selected first is a floating-point coin flip; a cell is tie-decided when breaking the exact ties
+by the lower index (``ties="relative"``, X always first) changes its frequency. A printed mean estimate is reproduced
 when it is within 2 sqrt(2) se of our mean (the paper's mean over 5000 samples has about our
 standard error, which it does not print).
 """
@@ -40,8 +48,13 @@ __all__ = [
     "write_mean_table",
     "write_figure",
     "reproduce",
+    "write_reproduction",
     "FIGURE_METHODS",
+    "READINGS",
 ]
+
+#: The readings of the class-conditional histogram compared in the reproduction account.
+READINGS = {"per-class": {"conditional": "per-class"}, "pooled": {"conditional": "pooled"}}
 
 #: The three methods of the paper's figure (MIFS with beta = 1, mRMR, maxMIFS).
 FIGURE_METHODS = (("mifs", 1.0), ("mrmr", None), ("maxmifs", None))
@@ -69,9 +82,9 @@ def _method_tex(method: str, beta) -> str:
     return d if beta is None else f"{d} ($\\beta={beta:g}$)"
 
 
-def _reproduced(f: float, se: float, p: float, paper_reps: int = 5000) -> bool:
+def _reproduced(f: float, se: float, p: float, paper_reps: int = 5000, z: float = 2) -> bool:
     se_p = math.sqrt(p * (1 - p) / paper_reps)
-    return abs(f - p) <= 2 * math.hypot(se, se_p) + 1e-12
+    return abs(f - p) <= z * math.hypot(se, se_p) + 1e-12
 
 
 def frequency_comparison(result: StudyResult, paper: dict | None = None) -> list[dict]:
@@ -91,6 +104,7 @@ def frequency_comparison(result: StudyResult, paper: dict | None = None) -> list
                 "paper": p, "frequency": r["frequency"], "se": r["se"],
                 "paper_se": math.sqrt(p * (1 - p) / 5000),
                 "reproduced": _reproduced(r["frequency"], r["se"], p),
+                "within_3se": _reproduced(r["frequency"], r["se"], p, z=3),
             })
     return out
 
@@ -323,6 +337,79 @@ def write_figure(result: StudyResult, out: Path, stem: str = "frequency_vs_n") -
     return paths
 
 
+def _cell_key(c: dict) -> tuple:
+    return (c["method"], c["beta"], c["scenario"], c["k"])
+
+
+def write_reproduction(readings: dict, tie_reference: StudyResult, out: Path, stem: str = "reproduction") -> dict:
+    """The reproduction of the printed frequency table under each reading, at 2 and 3 combined
+    standard errors, tie-decided cells counted apart, and the cells that no reading reproduces:
+    ``<stem>.md`` and ``<stem>.csv``.
+
+    ``readings`` maps a reading's name to its :class:`StudyResult` (n = 5000 at least);
+    ``tie_reference`` is the first reading's study with ``ties="relative"``.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cmps = {name: {_cell_key(c): c for c in frequency_comparison(res)} for name, res in readings.items()}
+    first = next(iter(readings))
+    ref = {_cell_key(c): c for c in frequency_comparison(tie_reference)}
+    cells = list(cmps[first])
+    tie = {key: ref[key]["frequency"] != cmps[first][key]["frequency"] for key in cells}
+    n_tie = sum(tie.values())
+    counts = {}
+    for name, cmp in cmps.items():
+        for z, field in ((2, "reproduced"), (3, "within_3se")):
+            counts[(name, z, True)] = sum(cmp[k][field] for k in cells if tie[k])
+            counts[(name, z, False)] = sum(cmp[k][field] for k in cells if not tie[k])
+    nobody = [k for k in cells if not any(cmps[name][k]["reproduced"] for name in cmps)]
+    meta = readings[first].meta
+    md = [
+        f"Reproduction of the paper's frequency table (n = 5000, {len(cells)} printed cells) by the "
+        f"readings of the class-conditional histogram; {meta.get('reps')} replications, seed "
+        f"{meta.get('seed')}, ties decided by exact float comparison. A cell is reproduced at z SE "
+        f"when |ours - printed| <= z sqrt(se_ours^2 + se_paper^2). Tie-decided cells: the "
+        f"{n_tie} cells whose frequency changes when the exact X / 3X+1 tie is broken by the lower "
+        f"index instead of by rounding (a floating-point coin flip).",
+        "",
+        "| reading | tie-decided, 2 SE | tie-decided, 3 SE | other, 2 SE | other, 3 SE | all, 2 SE | all, 3 SE |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    n_other = len(cells) - n_tie
+    for name in cmps:
+        c2t, c3t, c2o, c3o = (counts[(name, 2, True)], counts[(name, 3, True)],
+                              counts[(name, 2, False)], counts[(name, 3, False)])
+        md.append(f"| {name} | {c2t} / {n_tie} | {c3t} / {n_tie} | {c2o} / {n_other} | {c3o} / {n_other} | "
+                  f"{c2t + c2o} / {len(cells)} | {c3t + c3o} / {len(cells)} |")
+    any2 = len(cells) - len(nobody)
+    any3 = sum(any(cmps[name][k]["within_3se"] for name in cmps) for k in cells)
+    md += [f"| any reading | | | | | {any2} / {len(cells)} | {any3} / {len(cells)} |", "",
+           f"Cells that no reading reproduces within 2 SE ({len(nobody)}):", "",
+           "| method | scenario | k | printed | " + " | ".join(cmps) + " | tie-decided | within 3 SE by a reading |",
+           "|---|---|---:|---:|" + "---:|" * len(cmps) + ":-:|:-:|"]
+    for k in nobody:
+        method, beta, scenario, kk = k
+        row = [_method_label(method, beta), _SCENARIO_TITLE.get(scenario, scenario), f"{kk:g}",
+               _fmt(cmps[first][k]["paper"])]
+        row += [f"{_fmt(cmps[name][k]['frequency'])} ± {_fmt_se(cmps[name][k]['se'])}" for name in cmps]
+        row += ["yes" if tie[k] else "no", "yes" if any(cmps[name][k]["within_3se"] for name in cmps) else "no"]
+        md.append("| " + " | ".join(row) + " |")
+    (out / f"{stem}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    with open(out / f"{stem}.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["method", "beta", "scenario", "k", "paper", "tie_decided"]
+                   + [f"{name}_{f}" for name in cmps for f in ("frequency", "se", "within_2se", "within_3se")])
+        for k in cells:
+            c0 = cmps[first][k]
+            line = [k[0], "" if k[1] is None else k[1], k[2], k[3], c0["paper"], int(tie[k])]
+            for name in cmps:
+                c = cmps[name][k]
+                line += [repr(c["frequency"]), repr(c["se"]), int(c["reproduced"]), int(c["within_3se"])]
+            w.writerow(line)
+    return {"md": out / f"{stem}.md", "counts": counts, "tie_decided": n_tie, "cells": len(cells),
+            "no_reading": nobody, "any_2se": any2, "any_3se": any3}
+
+
 def reproduce(
     out: "str | Path" = "reports/simulation",
     seed: int = 0,
@@ -333,19 +420,24 @@ def reproduce(
     estimator=None,
     ties: str = "exact",
     progress: Callable[[int, int], None] | None = None,
+    optimal_sets=None,
 ) -> dict:
     """Run the full study of Section 8 and write every output under ``out``.
 
     Writes ``frequency.{md,tex,csv}`` (n = 5000 next to the printed table), ``frequency_all.csv``
-    (every n), ``mean_estimates.{md,tex,csv}``, ``frequency_vs_n.{png,pdf}`` and ``study.json``
-    (rows, selection diagnostics and every option), all at once when the study is done
-    (:func:`fstheory.reports.atomic.staged_output`: an interrupted run leaves the previous
-    outputs as they were; other files in ``out``, such as its README, are not touched). ``out``
-    is checked before anything is computed. Returns a summary dict.
+    (every n), ``mean_estimates.{md,tex,csv}``, ``frequency_vs_n.{png,pdf}``, ``study.json``
+    (rows, selection diagnostics and every option), and the reproduction account over the
+    readings of :data:`READINGS` (``frequency_pooled.*``, ``reproduction.{md,csv}``; the extra
+    runs are at n = 5000 only, on the same draws). ``optimal_sets`` as in
+    :func:`~fstheory.simulation.study.run_study` (default: derived by the engine). Everything is
+    written at once when the study is done (:func:`fstheory.reports.atomic.staged_output`: an
+    interrupted run leaves the previous outputs as they were; other files in ``out``, such as its
+    README, are not touched); ``out`` is checked before anything is computed. Returns a summary
+    dict.
     """
     with staged_output(out, last=("study.json",)) as stage:  # out checked before computing
-        result = run_study(reps=reps, sizes=sizes, seed=seed, jobs=jobs, scheduler=scheduler,
-                           estimator=estimator, ties=ties, progress=progress)
+        common = dict(seed=seed, reps=reps, jobs=jobs, scheduler=scheduler, optimal_sets=optimal_sets)
+        result = run_study(sizes=sizes, estimator=estimator, ties=ties, progress=progress, **common)
         means = mean_estimates(reps=reps, seed=seed, jobs=jobs, scheduler=scheduler, estimator=estimator)
         freq = write_frequency_table(result, stage)
         write_all_frequencies(result, stage)
@@ -353,9 +445,20 @@ def reproduce(
         fig = write_figure(result, stage)
         (stage / "study.json").write_text(json.dumps({**result.to_json(), "diagnostics": result.diagnostics,
                                                       "mean_estimates": means.__dict__}, indent=1), encoding="utf-8")
+        base = dict(estimator or {})
+        readings = {}
+        for name, options in READINGS.items():
+            if options["conditional"] == base.get("conditional", "per-class"):
+                readings[name] = result  # the main study already is this reading
+            else:
+                readings[name] = run_study(sizes=(5000,), estimator={**base, **options}, ties=ties, **common)
+                write_frequency_table(readings[name], stage, stem=f"frequency_{name}")
+        first = next(iter(READINGS))
+        tie_ref = run_study(sizes=(5000,), estimator={**base, **READINGS[first]}, ties="relative", **common)
+        rep = write_reproduction(readings, tie_ref, stage)
 
     def placed(files: dict) -> dict:  # the staged paths, as they are now under out
         return {k: Path(out) / v.relative_to(stage) if isinstance(v, Path) else v for k, v in files.items()}
 
     return {"frequency": placed(freq), "mean": placed(mean), "figure": placed(fig), "out": str(out),
-            "reproduced": freq["reproduced"], "cells": freq["cells"]}
+            "reproduced": freq["reproduced"], "cells": freq["cells"], "reproduction": placed(rep)}

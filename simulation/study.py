@@ -12,10 +12,13 @@ draws (common random numbers; only the class changes). Results are reduced in ch
 seed gives bit-identical results whatever the number of jobs or the backend (local processes
 through joblib, or a Dask cluster through joblib's dask backend).
 
-A replication is a *hit* for a method row when its first two selected features are one of the
-relevance-optimal pairs of Section 5, unordered: (X, Y), (X, X-Y), (Y, X-Y), (aX+b, Y),
-(aX+b, X-Y). The frequency is hits/reps and its Monte Carlo standard error
-sqrt(f (1 - f) / reps) (binomial).
+A replication is a *hit* for a method row when its first |S| selected features form one of the
+relevance-optimal sets S of the bound scenario, unordered (for the paper's scenarios the five
+pairs of Section 5: (X, Y), (X, X-Y), (Y, X-Y), (aX+b, Y), (aX+b, X-Y)). The sets are data: by
+default derived by the engine for every (scenario, parameters, k)
+(:func:`fstheory.theory.relevance.relevance_optimal_sets`), or given by the caller
+(``optimal_sets``); feature labels play no role. The frequency is hits/reps and its Monte Carlo
+standard error sqrt(f (1 - f) / reps) (binomial).
 
 Method rows (:data:`PAPER_ROWS`) are the 14 rows of the paper's Table "Relative frequency of the
 optimal subsets": MIFS and MIFS-U with beta = 0, 0.4, 0.7, 1, then mRMR, mMIFS-U, MICC, QMIFS,
@@ -37,18 +40,19 @@ import numpy as np
 
 from fstheory.orderings.methods import MethodError, get_method
 from fstheory.simulation.errors import SimulationInputError
-from fstheory.simulation.estimator import BinnedBatch
+from fstheory.selection.estimators import BinnedBatch
+from fstheory.selection.values import HistogramValues
 from fstheory.simulation.options import EstimatorOptions, SelectionOptions
 from fstheory.scenarios.declaration import Scenario
 from fstheory.simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
-from fstheory.simulation.selection import FloatValues, first_feature, greedy, pair_hits
+from fstheory.selection.greedy import first_feature, greedy, set_hits
 
 __all__ = [
     "PAPER_ROWS",
     "PAPER_SIZES",
     "PAPER_KS",
     "PAPER_SCENARIOS",
-    "OPTIMAL_PAIR_LABELS",
+    "derive_optimal_sets",
     "MethodRow",
     "StudyResult",
     "MeanEstimates",
@@ -75,10 +79,6 @@ CHUNK_OBSERVATIONS = 250_000
 #: most local worker processes per core (a larger ``jobs`` starts no more than this, and never
 #: more than there are chunks)
 LOCAL_WORKERS_PER_CORE = 2
-
-#: The relevance-optimal pairs of Section 5, by the features' generic labels.
-OPTIMAL_PAIR_LABELS = (("X", "Y"), ("X", "X-Y"), ("Y", "X-Y"), ("aX+b", "Y"), ("aX+b", "X-Y"))
-
 
 @dataclass(frozen=True)
 class MethodRow:
@@ -243,15 +243,68 @@ def _params(scenarios, params) -> dict:
     return {s: {str(k): str(v) for k, v in params.get(s, {}).items()} for s in scenarios}
 
 
-def _optimal_pairs(sampler: ScenarioSampler) -> np.ndarray:
-    labels = [f.label for f in sampler.bound.scenario.features]
+def derive_optimal_sets(bound) -> tuple[frozenset, ...]:
+    """The relevance-optimal sets of a bound scenario, derived by the engine
+    (:func:`fstheory.theory.relevance.relevance_optimal_sets`, minimal S with
+    MI(C; S) = MI(C; all features)).
+
+    The engine's refusal (``RelevanceUndecided``, with its reason) becomes a
+    :class:`SimulationInputError`; any other exception is an internal error and propagates.
+    """
     try:
-        return np.array([(labels.index(a), labels.index(b)) for a, b in OPTIMAL_PAIR_LABELS])
-    except ValueError:
+        from fstheory.theory import relevance
+    except ImportError:
         raise SimulationInputError(
-            f"scenario '{sampler.bound.scenario.name}' does not declare the features of the "
-            f"paper's relevance-optimal pairs ({', '.join('(' + a + ', ' + b + ')' for a, b in OPTIMAL_PAIR_LABELS)})"
+            f"scenario '{bound.scenario.name}': the relevance-optimal sets cannot be derived in this "
+            f"build (fstheory.theory.relevance is missing); the Python API takes them as data: "
+            f"run_study(optimal_sets=...)"
         ) from None
+    refusal = getattr(relevance, "RelevanceUndecided", None)
+    try:
+        return relevance.relevance_optimal_sets(bound, digits=30)
+    except Exception as exc:
+        if refusal is not None and isinstance(exc, refusal):
+            raise SimulationInputError(
+                f"scenario '{bound.scenario.name}': relevance-optimal sets not derived ({exc})"
+            ) from None
+        raise
+
+
+def _check_sets(sets, name: str, n_features: int) -> tuple[frozenset, ...]:
+    """Validate optimal sets: a non-empty collection of non-empty sets of feature indices."""
+    bad = SimulationInputError(
+        f"parameter 'optimal_sets' of scenario '{name}' must be a non-empty list of non-empty sets of "
+        f"0-based feature indices in [0, {n_features}) (got {sets!r})"
+    )
+    try:
+        out = tuple(frozenset(int(i) for i in S) for S in sets)
+        ok = all(isinstance(i, (int, np.integer)) and not isinstance(i, bool) for S in sets for i in S)
+    except (TypeError, ValueError):
+        raise bad from None
+    if not ok or not out or any(not S or min(S) < 0 or max(S) >= n_features for S in out):
+        raise bad
+    return tuple(dict.fromkeys(out))
+
+
+def _optimal_sets(sampler: ScenarioSampler, given) -> tuple[frozenset, ...]:
+    """The sets of one bound scenario: ``given`` (a mapping from scenario name to sets, or a
+    callable of the bound scenario) or, when None, the engine's derivation."""
+    bound = sampler.bound
+    name = bound.scenario.name
+    if given is None:
+        sets = derive_optimal_sets(bound)
+    elif callable(given):
+        sets = given(bound)
+    elif isinstance(given, Mapping):
+        if name not in given:
+            raise SimulationInputError(f"parameter 'optimal_sets' has no entry for scenario '{name}'")
+        sets = given[name]
+    else:
+        raise SimulationInputError(
+            f"parameter 'optimal_sets' must map scenario names to sets or be a function of the bound "
+            f"scenario (got {given!r})"
+        )
+    return _check_sets(sets, name, sampler.n_features)
 
 
 def parse_sizes(text: str) -> tuple[int, ...]:
@@ -297,6 +350,7 @@ class _Job:
     selection: SelectionOptions
     zero_beta: str = "explicit"
     fingerprint: tuple | None = None
+    optimal: tuple = ()  # per k: the relevance-optimal sets (frozensets of feature indices)
 
 
 _SAMPLERS: dict = {}
@@ -319,26 +373,24 @@ def _run_chunk(job: _Job) -> dict:
     x = samplers[0].features(base)
     batch = BinnedBatch(x, job.estimator)
     F = x.shape[1]
-    pairs = _optimal_pairs(samplers[0])
-    rows_idx = np.arange(job.size)
     h = batch.entropy()
     out = {"hits": [], "first": [], "second": [], "stopped": []}
-    for sampler in samplers:
+    for sampler, sets in zip(samplers, job.optimal):
         c = sampler.classes(base)
         mi_c = batch.mi_class(c)
         first = first_feature(mi_c, job.selection)
-        mi = np.full((job.size, F, F), np.nan)
-        r = batch.mi_rows(first)
-        mi[rows_idx, first, :] = r
-        mi[rows_idx, :, first] = r
-        view = FloatValues(h, mi_c, mi)
+        # one lazy view per k, shared by the method rows: a row of pair estimates is computed
+        # once, for the replications whose selection reaches that feature
+        view = HistogramValues(batch, c, h=h, mi_c=mi_c)
+        steps = min(F, max(2, max(len(S) for S in sets)))
         hits, second, stopped = [], [], []
         for row in job.rows:
-            sel = greedy(view, row.method, row.beta, steps=2, options=job.selection,
+            sel = greedy(view, row.method, row.beta, steps=steps, options=job.selection,
                          reading=row.reading, zero_beta=job.zero_beta, first=first)
-            hits.append(int(pair_hits(sel, pairs, F).sum()))
-            second.append(np.bincount(sel[:, 1] + 1, minlength=F + 1))  # slot 0: stopped
-            stopped.append(int((sel[:, 1] < 0).sum()))
+            hits.append(int(set_hits(sel, sets).sum()))
+            after = sel[:, 1] if steps > 1 else np.full(job.size, -1)
+            second.append(np.bincount(after + 1, minlength=F + 1))  # slot 0: stopped
+            stopped.append(int((sel[:, -1] < 0).sum()))
         out["hits"].append(hits)
         out["first"].append(np.bincount(first, minlength=F))
         out["second"].append(np.array(second))
@@ -474,8 +526,9 @@ def run_study(
     params: Mapping[str, Mapping[str, object]] | None = None,
     zero_beta: str = "explicit",
     progress: Callable[[int, int], None] | None = None,
+    optimal_sets=None,
 ) -> StudyResult:
-    """Frequency of a relevance-optimal first pair for every (scenario, k, n, method row).
+    """Frequency of a relevance-optimal first set for every (scenario, k, n, method row).
 
     Parameters
     ----------
@@ -495,6 +548,10 @@ def run_study(
     params : optional extra scenario parameters per scenario, e.g. ``{"uniform": {"delta": 1}}``
     zero_beta : passed to the objectives ("explicit" or "drop"; the same in floats)
     progress : called as ``progress(done, total)`` in observations (replications x n)
+    optimal_sets : None (default: derived by the engine for every scenario and k, see
+        :func:`derive_optimal_sets`), a mapping from scenario name to its sets (each an iterable
+        of 0-based feature indices, of any size), or a function of the bound scenario returning
+        them. A hit is a replication whose first |S| selected features form one of the sets.
 
     Raises
     ------
@@ -515,9 +572,11 @@ def run_study(
     if zero_beta not in ("explicit", "drop"):
         raise SimulationInputError(f"parameter 'zero_beta' must be one of explicit, drop (got {zero_beta!r})")
     per_scenario = _params(scenarios, params)
-    for s in scenarios:
-        for kv in ks:
-            _optimal_pairs(ScenarioSampler.from_registry(objs[s], {**per_scenario[s], "k": repr(kv)}))
+    optimal = {
+        s: tuple(_optimal_sets(_sampler(objs[s], tuple(sorted(per_scenario[s].items())), kv), optimal_sets)
+                 for kv in ks)
+        for s in scenarios
+    }
 
     fingerprints = {s: scenario_fingerprint(objs[s]) for s in scenarios}
     jobs_list, weights = [], []
@@ -526,7 +585,7 @@ def run_study(
         for n in sizes:
             for chunk, size in chunk_plan(n, reps):
                 jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta,
-                                      fingerprints[s]))
+                                      fingerprints[s], optimal[s]))
                 weights.append(size * n)
     results = _execute(_run_chunk, jobs_list, jobs, scheduler, progress, weights)
 
@@ -565,6 +624,8 @@ def run_study(
         "seed": seed, "reps": reps, "sizes": list(sizes), "k": list(ks), "scenarios": list(scenarios),
         "params": per_scenario, "estimator": est.as_dict(), "selection": sel.as_dict(),
         "zero_beta": zero_beta,
+        "optimal_sets": {s: {repr(kv): [sorted(S) for S in sets] for kv, sets in zip(ks, optimal[s])}
+                         for s in scenarios},
         "methods": [{"method": r.method, "beta": r.beta, "reading": r.reading or get_method(r.method).default_reading} for r in rows],
         "chunk_observations": CHUNK_OBSERVATIONS, "numpy": np.__version__, "python": platform.python_version(),
     }

@@ -16,7 +16,7 @@ import pytest
 import fstheory
 
 
-SUBPACKAGES = ("theory", "scenarios", "orderings", "reports", "simulation")
+SUBPACKAGES = ("theory", "scenarios", "orderings", "reports", "selection", "simulation")
 
 
 def _modules() -> list[str]:

@@ -16,11 +16,12 @@ from fstheory.simulation.report import (
     write_mean_table,
 )
 from fstheory.simulation.study import mean_estimates, run_study
+from paper_sets import paper_sets
 
 
 @pytest.fixture(scope="module")
 def small():
-    return run_study(sizes=(50, 5000), reps=20, seed=1)
+    return run_study(sizes=(50, 5000), reps=20, seed=1, optimal_sets=paper_sets)
 
 
 def test_paper_values_are_the_printed_table():
@@ -56,6 +57,28 @@ def test_mean_table_and_figure(small, tmp_path):
 
 
 def test_a_scenario_object_runs_like_its_name(small):
-    obj = run_study(scenarios=(get_scenario("uniform"),), sizes=(50,), reps=20, seed=1, methods=["mrmr"])
+    obj = run_study(scenarios=(get_scenario("uniform"),), sizes=(50,), reps=20, seed=1, methods=["mrmr"],
+                    optimal_sets=paper_sets)
     by_name = [r for r in small.rows if r["scenario"] == "uniform" and r["n"] == 50 and r["method"] == "mrmr"]
     assert obj.rows == by_name
+
+
+def test_reproduction_account_counts_readings_and_tie_cells(small, tmp_path):
+    from fstheory.simulation.report import write_reproduction
+
+    pooled = run_study(sizes=(5000,), reps=20, seed=1, optimal_sets=paper_sets, estimator={"conditional": "pooled"})
+    relative = run_study(sizes=(5000,), reps=20, seed=1, optimal_sets=paper_sets, ties="relative")
+    info = write_reproduction({"per-class": small, "pooled": pooled}, relative, tmp_path)
+    assert info["cells"] == 56
+    cmp = {(c["method"], c["beta"], c["scenario"], c["k"]): c for c in frequency_comparison(small)}
+    ref = {(c["method"], c["beta"], c["scenario"], c["k"]): c for c in frequency_comparison(relative)}
+    tie = [k for k in cmp if cmp[k]["frequency"] != ref[k]["frequency"]]
+    assert info["tie_decided"] == len(tie)
+    # the counts are those of the comparison records, split by tie-decided cells
+    for z, field in ((2, "reproduced"), (3, "within_3se")):
+        assert info["counts"][("per-class", z, True)] == sum(cmp[k][field] for k in tie)
+        assert info["counts"][("per-class", z, False)] == sum(cmp[k][field] for k in cmp if k not in tie)
+        assert info["counts"][("per-class", 3, False)] >= info["counts"][("per-class", 2, False)]
+    assert all(not cmp[k]["reproduced"] for k in info["no_reading"])
+    text = info["md"].read_text()
+    assert "| per-class |" in text and "| pooled |" in text and "no reading reproduces" in text

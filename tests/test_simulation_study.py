@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from fstheory.simulation.errors import SimulationInputError
+from paper_sets import paper_sets
 from fstheory.simulation.study import (
     PAPER_ROWS,
     chunk_plan,
@@ -20,7 +21,7 @@ from fstheory.simulation.study import (
     simulate,
 )
 
-SMALL = dict(sizes=(50, 300), reps=60, seed=11)
+SMALL = dict(sizes=(50, 300), reps=60, seed=11, optimal_sets=paper_sets)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_methods_that_coincide_at_the_second_step(local_small):
 def test_curves_rise_with_n():
     """Figure of Section 8: MIFS(beta=1) = mRMR = maxMIFS at k = 0.8 is poor at n = 50 and close
     to one from n = 500; at k = 0.2 it is still poor at n = 500."""
-    res = run_study(sizes=(50, 500), reps=100, seed=5, methods=[("mifs", 1.0)], jobs=1)
+    res = run_study(sizes=(50, 500), reps=100, seed=5, methods=[("mifs", 1.0)], jobs=1, optimal_sets=paper_sets)
     f = {(r["scenario"], r["k"], r["n"]): r["frequency"] for r in res.rows}
     for s in ("uniform", "normal"):
         assert f[(s, 0.8, 500)] >= 0.9
@@ -97,7 +98,7 @@ def test_curves_rise_with_n():
 
 def test_progress_callback_reaches_total():
     seen = []
-    run_study(scenarios=("uniform",), k=(0.2,), sizes=(60,), reps=3, methods=["mrmr"],
+    run_study(scenarios=("uniform",), k=(0.2,), sizes=(60,), reps=3, methods=["mrmr"], optimal_sets=paper_sets,
               progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 180) and seen[-1] == (180, 180)
     assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
@@ -151,6 +152,6 @@ def test_mean_estimates_shape_and_draws():
 )
 def test_bad_input_one_clear_message(kwargs, needle):
     with pytest.raises(SimulationInputError) as err:
-        simulate(**{**dict(sizes=(50,), reps=2), **kwargs})
+        simulate(**{**dict(sizes=(50,), reps=2, optimal_sets=paper_sets), **kwargs})
     assert needle in str(err.value)
     assert "\n" not in str(err.value)

@@ -1,4 +1,4 @@
-"""The histogram estimator (fstheory.simulation.estimator) against exact values and against a plain
+"""The histogram estimator (fstheory.selection.estimators) against exact values and against a plain
 loop over sklearn.metrics.mutual_info_score on the same binned data."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from sklearn.metrics import mutual_info_score
 
 from fstheory.scenarios.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
-from fstheory.simulation.estimator import (
+from fstheory.selection.estimators import (
     BinnedBatch,
     entropy_from_counts,
     n_bins,

@@ -1,4 +1,4 @@
-"""The float greedy (fstheory.simulation.selection) against the exact greedy of orderings on the paper's
+"""The float greedy (fstheory.selection.greedy) against the exact greedy of orderings on the paper's
 exact values, and its tie and NaN rules."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fstheory.orderings.methods import method_names
 from fstheory.scenarios.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.simulation.options import SelectionOptions
-from fstheory.simulation.selection import FloatValues, greedy, pair_hits, pick
+from fstheory.selection.greedy import FloatValues, greedy, pick, set_hits
 
 
 def _float_view(values, reps=3):
@@ -85,7 +85,9 @@ def test_greedy_handles_per_replication_and_stops():
         greedy(FloatValues(h, mic, bad), "maxmifs")
 
 
-def test_pair_hits_unordered():
-    pairs = np.array([[0, 6], [0, 3]])
-    sel = np.array([[0, 6], [6, 0], [3, 0], [0, 1], [-1, -1], [0, -1]])
-    assert pair_hits(sel, pairs, 10).tolist() == [True, True, True, False, False, False]
+def test_set_hits_unordered_and_of_any_size():
+    pairs = [frozenset({0, 6}), frozenset({0, 3})]
+    sel = np.array([[0, 6, 1], [6, 0, 1], [3, 0, 1], [0, 1, 3], [-1, -1, -1], [0, -1, -1]])
+    assert set_hits(sel, pairs).tolist() == [True, True, True, False, False, False]
+    assert set_hits(sel, [frozenset({1})]).tolist() == [False] * 6
+    assert set_hits(sel, [frozenset({0, 1, 3}), frozenset({4})]).tolist() == [False, False, True, True, False, False]

@@ -34,7 +34,7 @@ from fstheory.orderings.arithmetic import FLOAT_OPS
 from fstheory.orderings.methods import Method, get_method
 from fstheory.simulation.options import SelectionOptions
 
-__all__ = ["FloatValues", "greedy", "first_feature", "pick", "pair_hits"]
+__all__ = ["FloatValues", "greedy", "first_feature", "pick", "set_hits"]
 
 
 class FloatValues:
@@ -126,11 +126,14 @@ def greedy(
     reading: str | None = None,
     zero_beta: str = "explicit",
     first: np.ndarray | None = None,
+    record: list | None = None,
 ) -> np.ndarray:
     """Forward selection for every replication at once: selected indices, shape (reps, steps).
 
     ``steps`` defaults to all features. ``first`` may pass the precomputed first pick (it is the
     same for every method). Once a replication has stopped (-1) its later entries are -1 too.
+    ``record``, a list, receives ``(values, available)`` of every step: the (reps, F) scores
+    (MI(C, V) at step 1, the objective after) and the mask of the candidates they were taken over.
     """
     options = options or SelectionOptions()
     method = get_method(method) if isinstance(method, str) else method
@@ -141,6 +144,8 @@ def greedy(
         return out
     out[:, 0] = first_feature(view.mi_c_, options) if first is None else first
     available = np.ones((reps, F), dtype=bool)
+    if record is not None:
+        record.append((view.mi_c_, available.copy()))
     rows = np.arange(reps)
     alive = out[:, 0] >= 0
     available[rows[alive], out[alive, 0]] = False
@@ -152,6 +157,8 @@ def greedy(
             method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading, zero_beta=zero_beta),
             (reps, F),
         )
+        if record is not None:
+            record.append((values, available & alive[:, None]))
         choice = pick(values, available & alive[:, None], options)
         alive &= choice >= 0
         out[:, step] = np.where(alive, choice, -1)
@@ -159,12 +166,24 @@ def greedy(
     return out
 
 
-def pair_hits(first_two: np.ndarray, pairs: np.ndarray, n_features: int) -> np.ndarray:
-    """Whether the first two selected features form one of the unordered ``pairs`` (P, 2)."""
-    table = np.zeros((n_features, n_features), dtype=bool)
-    table[pairs[:, 0], pairs[:, 1]] = True
-    table[pairs[:, 1], pairs[:, 0]] = True
-    a, b = first_two[:, 0], first_two[:, 1]
-    ok = (a >= 0) & (b >= 0)
-    return ok & table[np.where(ok, a, 0), np.where(ok, b, 0)]
+def set_hits(selected: np.ndarray, optimal_sets) -> np.ndarray:
+    """Whether the first |S| selected features form one of the ``optimal_sets``, per replication.
 
+    ``selected`` is (reps, steps) with -1 after a stop; ``optimal_sets`` an iterable of sets of
+    0-based feature indices (any sizes up to ``steps``). Order within the first |S| does not matter.
+
+    >>> sel = np.array([[0, 6, 2], [6, 0, 2], [3, 1, 0], [3, -1, -1]])
+    >>> set_hits(sel, [frozenset({0, 6}), frozenset({3})]).tolist()
+    [True, True, True, True]
+    >>> set_hits(sel, [frozenset({0, 2, 6})]).tolist()
+    [True, True, False, False]
+    """
+    selected = np.asarray(selected)
+    hits = np.zeros(selected.shape[0], dtype=bool)
+    for S in optimal_sets:
+        size = len(S)
+        if size == 0 or size > selected.shape[1]:
+            continue
+        first = np.sort(selected[:, :size], axis=1)
+        hits |= (first == np.array(sorted(S))).all(axis=1)
+    return hits

@@ -1,0 +1,275 @@
+"""Float values views of data, for the registry's objectives (:mod:`fstheory.orderings.methods`).
+
+A view answers what the objectives read (PREAMBLE contract 1): ``h(i)``, ``mi_c(i)``,
+``mi(i, j)``, ``h_c()``, ``mi_c_pair(i, j)`` = MI(C; {Vi, Vj}), ``cmi_c(i, j)`` = MI(C; Vi | Vj),
+``mi_given_c(i, j)`` = MI(Vi; Vj | C) and ``h_pair_c(i, j)`` = H(Vi, Vj, C). Values are float
+arrays over replications; handles are ints or int arrays whose first axis is the replication
+(the layout of :func:`fstheory.selection.greedy.greedy`). ``h_c()`` has shape (reps, 1).
+
+The quantities of a pair are computed **lazily**: when an objective asks for MI(V_i, V_s) with
+V_s selected, the whole row of V_s (every feature against V_s) is estimated once and kept; rows of
+features never selected are never estimated. Greedy selection of K features among F therefore
+costs F x K pair estimates, not F^2. Each entry of a symmetric matrix is set once, from the first
+row computed through it, so the matrices are exactly symmetric.
+
+:class:`HistogramValues` reads the histogram estimator (:mod:`fstheory.selection.estimators`),
+:class:`KnnValues` the k-nearest-neighbour one (:mod:`fstheory.selection.knn`). For the pair
+quantities with the class, the histogram view uses the bivariate grid with the same edges for
+every class, and MI(C; Vi | Vj) = MI(C; {Vi, Vj}) - MI(C; Vj) with both terms on that grid; the
+kNN view uses the same chain rule with its own MI(C; Vj).
+
+Examples
+--------
+>>> import numpy as np
+>>> from fstheory.selection.estimators import BinnedBatch
+>>> rng = np.random.default_rng(0)
+>>> x = rng.uniform(size=(1, 3, 400)); c = x[:, 0, :] > 0.5
+>>> v = HistogramValues(BinnedBatch(x), c)
+>>> v.mi(np.array([[1, 2]]), np.array([[0]])).shape, v.rows_computed("mi")
+((1, 2), 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fstheory.selection import knn
+from fstheory.selection.estimators import BinnedBatch
+
+__all__ = ["HistogramValues", "KnnValues"]
+
+
+class _Symmetric:
+    """A (reps, F, F) matrix filled row by row; ``known`` marks the set entries."""
+
+    def __init__(self, reps: int, F: int):
+        self.values = np.full((reps, F, F), np.nan)
+        self.known = np.zeros((reps, F, F), dtype=bool)
+        self.row_done = np.zeros((reps, F), dtype=bool)
+
+    def fill(self, rows: np.ndarray, first: np.ndarray, new: np.ndarray) -> None:
+        keep = self.known[rows, first, :]
+        merged = np.where(keep, self.values[rows, first, :], new)
+        self.values[rows, first, :] = merged
+        self.values[rows, :, first] = merged
+        self.known[rows, first, :] = True
+        self.known[rows, :, first] = True
+        self.row_done[rows, first] = True
+
+
+class _LazyValues:
+    """Shared machinery: univariate arrays, lazy symmetric pair matrices, handle broadcasting.
+
+    Subclasses set ``h_``, ``mi_c_`` (reps, F), ``_h_c`` (reps,), ``_mi_c_grid`` (reps, F) (the
+    MI(C; Vj) consistent with the pair quantities) and implement ``_rows(group, first, rows)``,
+    returning a dict of (len(rows), F) arrays for the matrices of ``group`` ("mi" or "class").
+    """
+
+    _GROUPS = {"mi": ("mi",), "class": ("mi_c_pair", "mi_given_c", "h_pair_given_c")}
+
+    def _init_store(self, reps: int, F: int) -> None:
+        self.reps, self.n_features = reps, F
+        self._rows_index = np.arange(reps)
+        self._matrices: dict = {}
+
+    def _matrix(self, name: str) -> _Symmetric:
+        """The matrix of a quantity, allocated when first read."""
+        if name not in self._matrices:
+            self._matrices[name] = _Symmetric(self.reps, self.n_features)
+        return self._matrices[name]
+
+    def rows_computed(self, group: str = "mi") -> int:
+        """How many (replication, feature) rows of a group have been estimated (for tests and
+        the performance account)."""
+        name = self._GROUPS[group][0]
+        return int(self._matrices[name].row_done.sum()) if name in self._matrices else 0
+
+    def _r(self, *handles):
+        nd = max(np.ndim(x) for x in handles)
+        return self._rows_index.reshape((self.reps,) + (1,) * max(nd - 1, 0)) if nd else self._rows_index
+
+    def _ensure(self, group: str, r: np.ndarray, f: np.ndarray, distinct: bool = False) -> None:
+        done = self._matrix(self._GROUPS[group][0]).row_done
+        if distinct:
+            missing = np.stack([r.ravel(), f.ravel()])
+        else:
+            missing = np.unique(np.stack([r.ravel(), f.ravel()]), axis=1)
+        missing = missing[:, ~done[missing[0], missing[1]]]
+        while missing.shape[1]:
+            # one feature per replication per call (the estimators compute one row per replication)
+            _, first_of_rep = np.unique(missing[0], return_index=True)
+            rows, first = missing[0, first_of_rep], missing[1, first_of_rep]
+            for name, new in self._rows(group, first, rows).items():
+                self._matrix(name).fill(rows, first, np.asarray(new, dtype=float) + 0.0)
+            missing = missing[:, ~done[missing[0], missing[1]]]
+
+    def _pair(self, name: str, group: str, i, j):
+        i, j = np.asarray(i), np.asarray(j)
+        r = self._r(i, j)
+        values = self._matrix(name).values
+        # estimate the rows of the selected side: a handle with one feature per replication
+        for side in (j, i):
+            if side.ndim == 0 or (side.ndim == 1 and side.shape[0] == self.reps) or \
+                    (side.shape[0] == self.reps and all(d == 1 for d in side.shape[1:])):
+                rows = np.broadcast_to(r, side.shape) if side.ndim else self._rows_index
+                self._ensure(group, rows.ravel(), np.broadcast_to(side, rows.shape).ravel(), distinct=True)
+                return values[r, i, j]
+        r_b, i_b, j_b = np.broadcast_arrays(r, i, j)
+        self._ensure(group, r_b, j_b)
+        return values[r_b, i_b, j_b]
+
+    # --- the accessors of the values-view contract ----------------------------------------------
+    def h(self, i):
+        """h(V_i): differential entropy (continuous) or Shannon entropy (discrete), nats."""
+        return self.h_[self._r(i), i]
+
+    def mi_c(self, i):
+        """MI(C, V_i)."""
+        return self.mi_c_[self._r(i), i]
+
+    def mi(self, i, j):
+        """MI(V_i, V_j)."""
+        return self._pair("mi", "mi", i, j)
+
+    def h_c(self):
+        """H(C), shape (reps, 1)."""
+        return self._h_c[:, None]
+
+    def mi_c_pair(self, i, j):
+        """MI(C; {V_i, V_j})."""
+        return self._pair("mi_c_pair", "class", i, j)
+
+    def cmi_c(self, i, j):
+        """MI(C; V_i | V_j) = MI(C; {V_i, V_j}) - MI(C; V_j) (chain rule)."""
+        return self.mi_c_pair(i, j) - self._mi_c_grid[self._r(i, j), j]
+
+    def mi_given_c(self, i, j):
+        """MI(V_i; V_j | C)."""
+        return self._pair("mi_given_c", "class", i, j)
+
+    def h_pair_c(self, i, j):
+        """H(V_i, V_j, C) = H(C) + h(V_i, V_j | C)."""
+        return self._h_c[self._r(i, j)] + self._pair("h_pair_given_c", "class", i, j)
+
+
+class HistogramValues(_LazyValues):
+    """Values of a :class:`~fstheory.selection.estimators.BinnedBatch` with classes ``c``.
+
+    ``h`` and ``mi_c`` are the batch's ``entropy()`` and ``mi_class(c)``; ``mi`` its
+    ``mi_rows``; the class-pair quantities its ``pair_class_rows`` (module docstring).
+    """
+
+    def __init__(self, batch: BinnedBatch, c: np.ndarray, h: np.ndarray | None = None,
+                 mi_c: np.ndarray | None = None):
+        self.batch, self.c = batch, c
+        self._init_store(batch.reps, batch.F)
+        # + 0.0 turns -0.0 into +0.0: views must not return signed zeros (fstheory.orderings.arithmetic)
+        self.h_ = (batch.entropy() if h is None else np.asarray(h, dtype=float)) + 0.0
+        self.mi_c_ = (batch.mi_class(c) if mi_c is None else np.asarray(mi_c, dtype=float)) + 0.0
+        self._class_parts = None
+
+    def _parts(self):
+        if self._class_parts is None:
+            h_c, h, h_given_c = self.batch.class_marginals(self.c)
+            self._class_parts = (h_c, h - h_given_c, h_given_c)
+        return self._class_parts
+
+    @property
+    def _h_c(self):
+        return self._parts()[0]
+
+    @property
+    def _mi_c_grid(self):
+        return self._parts()[1]
+
+    def _rows(self, group, first, rows):
+        if group == "mi":
+            return {"mi": self.batch.mi_rows(first, rows)}
+        p = self.batch.pair_class_rows(first, self.c, rows)
+        h_gc = self._parts()[2][rows]
+        own = h_gc[np.arange(rows.size), first][:, None]
+        return {
+            "mi_c_pair": p["h_pair"] - p["h_pair_given_c"],
+            "mi_given_c": own + h_gc - p["h_pair_given_c"],
+            "h_pair_given_c": p["h_pair_given_c"],
+        }
+
+
+class KnnValues(_LazyValues):
+    """k-nearest-neighbour values of one sample (reps = 1): ``x`` (n, F), class codes (n,).
+
+    Continuous features are jittered once by :func:`fstheory.selection.knn.jitter` with ``rng``;
+    discrete ones (``discrete``, bool (F,)) enter through their codes (:mod:`fstheory.selection.knn`).
+    """
+
+    def __init__(self, x: np.ndarray, codes: np.ndarray, discrete: np.ndarray, k: int = 3,
+                 rng: np.random.Generator | None = None):
+        x = np.asarray(x, dtype=float)
+        n, F = x.shape
+        self.k = k
+        self.discrete = np.asarray(discrete, dtype=bool)
+        rng = np.random.default_rng(0) if rng is None else rng
+        self.x = x.copy()
+        cont = ~self.discrete
+        if cont.any():
+            self.x[:, cont] = knn.jitter(x[:, cont], rng)
+        self.codes = np.asarray(codes)
+        self._init_store(1, F)
+        everyone = np.ones(n, dtype=bool)
+        self.h_ = np.array([[self._h_set([f], everyone) for f in range(F)]]) + 0.0
+        self.mi_c_ = np.array([[self._mi_c_set([f]) for f in range(F)]]) + 0.0
+        self._h_c = np.array([knn.plugin_entropy(self.codes)])
+        self._mi_c_grid = self.mi_c_
+
+    def _split(self, cols):
+        return [f for f in cols if self.discrete[f]], [f for f in cols if not self.discrete[f]]
+
+    def _h_set(self, cols, mask) -> float:
+        """h of the feature set ``cols`` on the observations ``mask``: H(D) + sum_d P(d) h(X | d)."""
+        D, X = self._split(cols)
+        d = knn.joint_codes(*[self.x[mask, f] for f in D]) if D else np.zeros(int(mask.sum()), np.intp)
+        out = knn.plugin_entropy(d) if D else 0.0
+        if X:
+            xs = self.x[mask][:, X]
+            out += sum(w * knn.entropy(xs[g], self.k) for w, g in knn.groups(d))
+        return out
+
+    def _mi_c_set(self, cols) -> float:
+        """MI(C; V_cols) = MI(C; D) + sum_d P(d) MI(C; X | D = d)."""
+        D, X = self._split(cols)
+        d = knn.joint_codes(*[self.x[:, f] for f in D]) if D else np.zeros(self.x.shape[0], np.intp)
+        out = knn.plugin_mi(self.codes, d) if D else 0.0
+        if X:
+            xs = self.x[:, X]
+            out += sum(w * knn.mi_discrete_continuous(self.codes[g], xs[g], self.k) for w, g in knn.groups(d))
+        return out
+
+    def _mi_two(self, a: int, b: int, mask) -> float:
+        """MI(V_a, V_b) on the observations ``mask``: KSG, Ross or plug-in by the features' kinds."""
+        xa, xb = self.x[mask, a], self.x[mask, b]
+        if xa.size < 2:
+            return 0.0
+        da, db = self.discrete[a], self.discrete[b]
+        if da and db:
+            return knn.plugin_mi(xa, xb)
+        if da or db:
+            return knn.mi_discrete_continuous(xa if da else xb, xb if da else xa, self.k)
+        return knn.mi_continuous(xa, xb, self.k)
+
+    def _rows(self, group, first, rows):
+        (s,) = first
+        F, n = self.n_features, self.x.shape[0]
+        everyone = np.ones(n, dtype=bool)
+        if group == "mi":
+            return {"mi": np.array([[self._mi_two(s, j, everyone) if j != s else np.nan for j in range(F)]])}
+        by_class = knn.groups(self.codes)
+        pair = np.full((1, F), np.nan)
+        given = np.full((1, F), np.nan)
+        hpc = np.full((1, F), np.nan)
+        for j in range(F):
+            if j == s:
+                continue
+            pair[0, j] = self._mi_c_set([s, j])
+            given[0, j] = sum(w * self._mi_two(s, j, g) for w, g in by_class)
+            hpc[0, j] = sum(w * self._h_set([s, j], g) for w, g in by_class)
+        return {"mi_c_pair": pair, "mi_given_c": given, "h_pair_given_c": hpc}
