@@ -96,6 +96,12 @@ def _cmd_order(args) -> int:
     return 0
 
 
+def _cmd_atlas(args) -> int:
+    from fstheory.orderings.atlas_cli import run_atlas
+
+    return run_atlas(args, _digits(args.digits), _progress_bar)
+
+
 def _cmd_tables(args) -> int:
     from fstheory.reports.tables import main as tables_main
 
@@ -203,6 +209,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_order)
+
+    p = sub.add_parser("atlas", help="a method's orderings across a parameter: regions and "
+                                      "breakpoints (two --vary: a phase diagram)")
+    _add_scenario_args(p)
+    p.add_argument("--method", required=True,
+                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
+    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u), unless varied")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="beta = 0: 'explicit' or 'drop' (as in 'order')")
+    p.add_argument("--reading", default=None, help="'table' or 'text' (as in 'order')")
+    p.add_argument("--vary", action="append", required=True, metavar="P",
+                   help="parameter to sweep (k, beta, delta, ...); twice: k and beta, a phase diagram")
+    p.add_argument("--range", action="append", default=[], metavar="LO:HI",
+                   help="range of the swept parameter (default its domain [0, 1]); one per --vary")
+    p.add_argument("--digits", default="20", help="significant digits of breakpoints (default 20)")
+    p.add_argument("--grid", type=_int("grid", 4), default=48,
+                   help="sample points over the range before bracketing (default 48)")
+    p.add_argument("--jobs", type=_int("jobs", 1), default=1)
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a dask.distributed scheduler (joblib's dask backend)")
+    p.add_argument("--out", default=None, metavar="STEM",
+                   help="phase diagram: write STEM.png, STEM.pdf and STEM.json (boundaries)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_atlas)
 
     p = sub.add_parser("tables", help="regenerate the theoretical tables (Markdown, LaTeX, CSV, JSON)")
     p.add_argument("--out", default="reports", help="output directory (default: reports)")
