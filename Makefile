@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench reproduce-simulation clean references
+.PHONY: install test reproduce-tables verify bench reproduce-simulation reproduce-atlas clean references
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ verify: $(STAMP)
 
 reproduce-simulation: $(STAMP)
 	$(VENV)/bin/fstheory simulate-study --out reports/simulation --jobs 2
+
+# Orderings across the parameters (regions, breakpoints to 20 digits, phase maps): reports/atlas/.
+reproduce-atlas: $(STAMP)
+	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py

@@ -248,7 +248,11 @@ class _Sweep:
         vary = () if self.on_beta else (self.param,)
         mid = (as_exact(spec.lo) + as_exact(spec.hi)) / 2
         ref = {} if self.on_beta else {self.param: mid}
-        self.pv = ParametricValues(self.scenario, fixed, vary, spec.digits, reference=ref)
+        key = (spec.scenario, spec.scenario_file, spec.fixed, vary, spec.digits, str(mid))
+        self.pv = _VALUES.get(key)
+        if self.pv is None:  # shared by every method row swept over the same values
+            self.pv = _VALUES[key] = ParametricValues(self.scenario, fixed, vary, spec.digits,
+                                                      reference=ref)
         self.labels = self.pv.labels
 
     def values(self, t, exact: bool = False):
@@ -262,8 +266,9 @@ class _Sweep:
 
     def order(self, t, exact: bool = False) -> tuple[tuple[int, ...], bool]:
         v = self.values(t, exact)
+        # ties at the precision of the values (10^-(digits+5)), not at the printed digits
         r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
-                   zero_beta=self.spec.zero_beta)
+                   zero_beta=self.spec.zero_beta, digits=self.spec.digits + GUARD_DIGITS - 2)
         return tuple(r.order), r.stop is not None
 
     def objective(self, t, i: int, selected: tuple[int, ...]) -> ExtendedReal:
@@ -280,6 +285,7 @@ class _Sweep:
 
 
 _SWEEPS: dict = {}
+_VALUES: dict = {}
 
 
 def _sweep(spec: AtlasSpec) -> _Sweep:
@@ -385,7 +391,7 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
                 break
             try:
                 est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tiny * tiny,
-                                      maxsteps=16, verify=False)
+                                      maxsteps=10, verify=False)
             except (ArithmeticError, ValueError, ZeroDivisionError):
                 est = None
             if est is None or not x0 < est < x1:
@@ -419,9 +425,10 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
 
 
 def _offset(t, toward, digits: int):
-    """A point at relative distance 10^-(digits+4) from ``t`` toward ``toward`` (exact)."""
+    """A point at distance 10^-(digits/2) max(|t|, 1) from ``t`` toward ``toward`` (exact): a
+    change closer than that to a special point is reported at the point."""
     t, toward = as_exact(t), as_exact(toward)
-    step = sp.Rational(1, 10 ** (digits + 4)) * max(abs(t), sp.Rational(1, 10**6))
+    step = sp.Rational(1, 10 ** (digits // 2)) * max(abs(t), 1)
     step = min(step, abs(toward - t) / 2)
     return t + step if toward > t else t - step
 
@@ -453,7 +460,7 @@ def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
     # the greedy rule ties values closer than 10^-(digits-5): look at the orderings a little
     # farther out, where the pair is resolved
     with mpmath.workdps(spec.digits + GUARD_DIGITS):
-        w = mpmath.mpf(10) ** -(spec.digits - 8) * max(abs(x0), mpmath.mpf(10) ** -6)
+        w = mpmath.mpf(10) ** -(spec.digits + 1) * max(abs(x0), mpmath.mpf(10) ** -6)
         pl, pr = max(x0 - w, (_to_mpf(tl) + x0) / 2), min(x1 + w, (x1 + _to_mpf(tr)) / 2)
     just_left, just_right = sw.order(pl), sw.order(pr)
     out = []

@@ -249,8 +249,9 @@ class ParametricValues:
     def at(self, point: dict, exact: bool = False) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
         ``exact`` as in :meth:`value`."""
-        key = (exact,) + tuple((n, str(point[n]) if not isinstance(point[n], mpmath.mpf)
-                                else repr(point[n])) for n in self.vary)
+        key = (exact, mpmath.mp.prec) + tuple(
+            (n, point[n].man_exp if isinstance(point[n], mpmath.mpf) else str(point[n]))
+            for n in self.vary)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
