@@ -25,9 +25,9 @@ exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
    or infinite or changing sign at a special point (which ones), and the step where the orderings
    part.
 
-The sampling of step 2 can miss a pair of crossings between two grid points. For the paper's
-Scenarios I and II the certificate of :mod:`fstheory.orderings.atlas_certify` closes that gap (see
-``docs/atlas.md`` for what is guaranteed where).
+The sampling of step 2 can miss a pair of crossings between two grid points: the search is
+sampled and bracketed, not certified (:mod:`fstheory.orderings.atlas_certify` states the
+guarantee, attached to every result; ``docs/atlas.md``).
 
 Examples
 --------
@@ -571,8 +571,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         A Dask scheduler (joblib's dask backend), as in :func:`fstheory.simulation.study.run_study`.
     progress : callable(label, done, total), optional
     certify : bool, optional
-        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`). Default: when
-        the sweep is over k or beta and every varying value has a certified enclosure.
+        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`) where one is
+        available (default: where applicable; none is implemented yet). Without it the result
+        carries the statement of what the sampled search guarantees.
     """
     sw = _sweep(spec)
     lo, hi = as_exact(spec.lo), as_exact(spec.hi)
@@ -636,9 +637,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
 
     if certify is None:
         certify = atlas_certify.applicable(sw)
-    if certify:
-        result.certificate = atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
-                                                   progress=progress)
+    result.certificate = (atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
+                                                progress=progress)
+                          if certify else atlas_certify.guarantee(spec))
     return result
 
 
