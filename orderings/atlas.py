@@ -675,7 +675,8 @@ def progress_printer(stream=None):
 
     def show(label, done, total):
         end = "\r" if tty and done < total else "\n"
-        if tty or done == total or done == 0:
+        tenth = max(total // 10, 1)
+        if tty or done == total or done % tenth == 0:
             stream.write(f"atlas: {label} {done}/{total}{end}")
             stream.flush()
 
