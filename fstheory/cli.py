@@ -39,6 +39,16 @@ def _add_scenario_args(p: argparse.ArgumentParser) -> None:
                    help="set any declared parameter (repeatable)")
 
 
+def _add_method_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", required=True,
+                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
+    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
+    p.add_argument("--reading", default=None,
+                   help="'table' or 'text' grouping of the objective (default: the method's)")
+
+
 def _digits(text: str) -> int:
     try:
         n = int(text)
@@ -198,13 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("order", help="true feature ordering of a method (exact values, greedy rules)")
     _add_scenario_args(p)
-    p.add_argument("--method", required=True,
-                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
-    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u only)")
-    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
-                   help="beta = 0: 'explicit' (0*inf is indeterminate, the paper's tables) or 'drop'")
-    p.add_argument("--reading", default=None,
-                   help="'table' or 'text' grouping of the objective (default: the method's)")
+    _add_method_args(p)
     p.add_argument("--digits", default="30", help="working digits of the exact values (default 30)")
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -213,12 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("atlas", help="a method's orderings across a parameter: regions and "
                                       "breakpoints (two --vary: a phase diagram)")
     _add_scenario_args(p)
-    p.add_argument("--method", required=True,
-                   help="mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs")
-    p.add_argument("--beta", default=None, help="beta in [0, 1] (mifs, mifs-u), unless varied")
-    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
-                   help="beta = 0: 'explicit' or 'drop' (as in 'order')")
-    p.add_argument("--reading", default=None, help="'table' or 'text' (as in 'order')")
+    _add_method_args(p)
     p.add_argument("--vary", action="append", required=True, metavar="P",
                    help="parameter to sweep (k, beta, delta, ...); twice: k and beta, a phase diagram")
     p.add_argument("--range", action="append", default=[], metavar="LO:HI",
