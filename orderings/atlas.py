@@ -34,7 +34,9 @@ Examples
 >>> r = atlas(AtlasSpec(scenario="uniform", method="mifs", beta="1", parameter="k",
 ...                     lo="0", hi="1", digits=20, grid=8))
 >>> [(reg["from"], reg["to"], reg["order"][:3]) for reg in r.to_json()["regions"]]
-[('0', '1', ['X', 'Y', 'Z'])]
+[('0', '0', ['X', 'Y^2', 'Z']), ('0', '1', ['X', 'Y', 'Z'])]
+>>> r.to_json()["breakpoints"][0]["cause"]
+'MI(C,Y) = 0 exactly'
 """
 
 from __future__ import annotations
