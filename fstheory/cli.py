@@ -109,7 +109,7 @@ def _cmd_order(args) -> int:
 def _cmd_atlas(args) -> int:
     from fstheory.orderings.atlas_cli import run_atlas
 
-    return run_atlas(args, _digits(args.digits), _progress_bar)
+    return run_atlas(args, _digits(args.digits))
 
 
 def _cmd_tables(args) -> int:

@@ -64,7 +64,7 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     return specs, ranges
 
 
-def run_atlas(args, digits: int, progress_bar=None) -> int:
+def run_atlas(args, digits: int) -> int:
     specs, _ = spec_from_args(args, digits)
     progress = progress_printer()
     if len(specs) == 1:
