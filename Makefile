@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection clean references
+.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas clean references
 
 # Peer libraries for the selector's comparisons live in their own environment, never in
 # fstheory's dependencies (scripts/bench_peers.txt). A peer that fails to install is skipped and
@@ -54,6 +54,10 @@ bench: $(STAMP) bench-venv
 # The selector's quality on the paper's scenarios next to the peers (reports/selection/).
 reproduce-selection: $(STAMP) bench-venv
 	$(BENCH_PY) scripts/selection_quality.py --out reports/selection --jobs 2
+
+# Orderings across the parameters (regions, breakpoints to 20 digits, phase maps): reports/atlas/.
+reproduce-atlas: $(STAMP)
+	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

@@ -143,11 +143,28 @@ def _study_run_args(p: argparse.ArgumentParser) -> None:
                         "instead of local processes (default: none)")
 
 
+def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
+    p.add_argument("--method", required=True,
+                   help=f"one of {methods} (required)")
+    p.add_argument("--beta", default=None,
+                   help="beta in [0, 1], required by mifs and mifs-u, refused by the others "
+                        "(default: none)")
+    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
+                   help="at beta = 0 (mifs, mifs-u only): 'explicit' (0*inf is indeterminate, "
+                        "the paper's tables) or 'drop' (the redundancy term is left out) "
+                        "(default: explicit)")
+    p.add_argument("--reading", default=None,
+                   help="written form of the objective: 'table' or 'text' for the 2-D methods; "
+                        "'original', 'unified', 'interaction' or 'fleuret' (as the method has "
+                        "them) for the 3-D ones (default: the method's, see docs/orderings.md)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from fstheory.orderings.methods import METHODS
     from fstheory.simulation import options as so
 
     names = _scenario_list()
+    methods = ", ".join(METHODS)
     parser = _Parser(prog="fstheory", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     parser.add_argument("--version", action="version", version=f"fstheory {_version()}")
@@ -169,23 +186,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("order", "true feature ordering of a method (exact values, greedy rules)")
     _add_scenario_args(p, names)
-    p.add_argument("--method", required=True,
-                   help=f"one of {', '.join(METHODS)} (required)")
-    p.add_argument("--beta", default=None,
-                   help="beta in [0, 1], required by mifs and mifs-u, refused by the others "
-                        "(default: none)")
-    p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
-                   help="at beta = 0 (mifs, mifs-u only): 'explicit' (0*inf is indeterminate, "
-                        "the paper's tables) or 'drop' (the redundancy term is left out) "
-                        "(default: explicit)")
-    p.add_argument("--reading", default=None,
-                   help="written form of the objective: 'table' or 'text' for the 2-D methods; "
-                        "'original', 'unified', 'interaction' or 'fleuret' (as the method has "
-                        "them) for the 3-D ones (default: the method's, see docs/orderings.md)")
+    _add_method_args(p, methods)
     _digits_arg(p, "working digits of the exact values")
     p.add_argument("--explain", action="store_true", help="a readable account of every step")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_order)
+
+    p = command("atlas", "a method's orderings across a parameter: regions and breakpoints "
+                         "(two --vary: a phase diagram)")
+    _add_scenario_args(p, names)
+    _add_method_args(p, methods)
+    p.add_argument("--vary", action="append", required=True, metavar="P",
+                   help="parameter to sweep (k, beta, delta, ...); twice: k and beta, a phase "
+                        "diagram (required)")
+    p.add_argument("--range", action="append", default=[], metavar="LO:HI",
+                   help="range of the swept parameter, one per --vary (default: its domain)")
+    p.add_argument("--digits", default="20",
+                   help="significant digits of breakpoints, 1-100 (default: 20)")
+    p.add_argument("--grid", default="48",
+                   help="sample points over the range before bracketing (default: 48)")
+    p.add_argument("--jobs", default="1", help="local worker processes (default: 1)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a dask.distributed scheduler address (default: none)")
+    p.add_argument("--out", default=None, metavar="STEM",
+                   help="phase diagram: write STEM.png, STEM.pdf and STEM.json (default: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_atlas)
 
     p = command("tables", "regenerate the theoretical tables (Markdown, LaTeX, CSV, JSON)")
     p.add_argument("--out", default="reports",
@@ -294,6 +320,15 @@ def _cmd_order(args) -> int:
     else:
         print(summary(result))
     return EXIT_NOT_COMPUTED if result.undecided else EXIT_OK
+
+
+def _cmd_atlas(args) -> int:
+    from fstheory.orderings.atlas_cli import run_atlas
+    from fstheory.user_numbers import parse_integer
+
+    args.grid = parse_integer(args.grid, "grid", 4, 100000)
+    args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
+    return run_atlas(args, _digits(args.digits))
 
 
 def _cmd_tables(args) -> int:

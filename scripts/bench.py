@@ -2,9 +2,11 @@
 
 Each command runs once in a fresh process (imports and caches cold, as a user meets them), with
 the package already installed (the install is not timed). Printed as a table with the goal of
-each line and the ratio to it (the issue's goals: the whole table regeneration at 30 digits under
+each line and the ratio to it (the issues' goals: the whole table regeneration at 30 digits under
 20 s; ``fstheory values`` under 10 s per call; with ``--joint``, every joint quantity of a
-10-feature scenario, under 60 s). If ``scripts/bench_simulation.py`` exists it is
+10-feature scenario, under 60 s; a one-parameter atlas of one method row under 60 s at 20 digits;
+all of ``make reproduce-atlas`` under 15 min on 2 cores), and the atlas lines again as multiples
+of one ``fstheory order`` call measured in the same run. If ``scripts/bench_simulation.py`` exists it is
 run afterwards and its own output printed.
 
 Then ``scripts/bench_selector.py`` (the selector against peer libraries) runs with the Python of
@@ -98,6 +100,15 @@ def main(argv=None) -> int:
              cli + ["order", "--scenario", "normal", "--k", "0.2", "--method", "mifs-u",
                     "--beta", "0.7", "--explain"], None),
             (*verify, None),
+            ("fstheory atlas --scenario uniform --method mifs-u --beta 0.7 --vary k",
+             cli + ["atlas", "--scenario", "uniform", "--method", "mifs-u", "--beta", "0.7",
+                    "--vary", "k"], 60.0),
+            ("fstheory atlas --scenario normal --method mifs-u --beta 0.7 --vary k --grid 24",
+             cli + ["atlas", "--scenario", "normal", "--method", "mifs-u", "--beta", "0.7",
+                    "--vary", "k", "--grid", "24"], 60.0),
+            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 (make reproduce-atlas)",
+             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2"],
+             900.0),
         ]
         for label, cmd, goal in jobs:
             dt, rc, tail = _run(cmd)
@@ -115,6 +126,13 @@ def main(argv=None) -> int:
     print()
     print("ratio = wall time / goal (< 1 meets the goal); one run each, fresh process, "
           f"{d} digits for the tables.")
+    base = next((r for r in rows if r[0].startswith("fstheory order --scenario normal")), None)
+    if base is not None:
+        print(f"baseline of this run: one 'fstheory order' on Scenario II = {base[1]:.2f} s; "
+              "atlas lines in units of it:")
+        for label, dt, _, _, _ in rows:
+            if "atlas" in label:
+                print(f"  {label}: {dt / base[1]:.1f} x")
     sim = ROOT / "scripts" / "bench_simulation.py"
     if sim.exists():
         print()

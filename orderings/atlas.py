@@ -1,0 +1,688 @@
+"""The atlas: a method's ordering across one parameter, as regions of constant ordering and the
+breakpoints between them, each located to ``digits`` significant digits with its cause.
+
+How the partition is found
+--------------------------
+An ordering (the greedy path of :func:`fstheory.orderings.greedy.select`, with its stop) can change
+only where, at some step, two candidates' objectives cross, where a value changes kind (becomes 0
+exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
+
+1. takes as *special points* the ends of the range and every point inside where a varying entropy
+   is 0 (solved exactly with sympy when it can, else bracketed on the grid and located numerically);
+   the values there are evaluated exactly (0 is 0, so x/0 and 0/0 follow the engine's conventions);
+2. evaluates the ordering at every special point and on a grid of ``grid`` points spread over the
+   open intervals between them (at least 4 per interval);
+3. between two neighbouring points with different orderings, finds the first step where the two
+   greedy paths part, with winners A (left) and B (right) after the same selected prefix, and
+   locates the sign change of obj(A) - obj(B) (MI(C,A) - MI(C,B) at step 1) by a bracketing
+   Illinois iteration at ``digits`` + 12 working digits, to a relative width of 10^-(digits+2). If
+   the orderings just left and right of the located point are not the two it was started from,
+   the brackets on either side are searched again, so an A -> C -> B sequence is found whole.
+   A sign change where the objectives stay far apart is a *pole* (a divisor of an objective changes
+   sign), reported as such;
+4. merges neighbouring pieces with equal orderings into regions; each region boundary is a
+   breakpoint, with its cause: two objectives crossing at a step (which ones), a value becoming 0
+   or infinite or changing sign at a special point (which ones), and the step where the orderings
+   part.
+
+The sampling of step 2 can miss a pair of crossings between two grid points: the search is
+sampled and bracketed, not certified (:mod:`fstheory.orderings.atlas_certify` states the
+guarantee, attached to every result; ``docs/atlas.md``).
+
+Examples
+--------
+>>> r = atlas(AtlasSpec(scenario="uniform", method="mifs", beta="1", parameter="k",
+...                     lo="0", hi="1", digits=20, grid=8))
+>>> [(reg["from"], reg["to"], reg["order"][:3]) for reg in r.to_json()["regions"]]
+[('0', '0', ['X', 'Y^2', 'Z']), ('0', '1', ['X', 'Y', 'Z'])]
+>>> r.to_json()["breakpoints"][0]["cause"]
+'MI(C,Y) = 0 exactly'
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import mpmath
+import sympy as sp
+
+from fstheory.orderings.arithmetic import EXACT_OPS
+from fstheory.orderings.greedy import select
+from fstheory.orderings.methods import get_method
+from fstheory.orderings.atlas_values import METHOD_PARAMETERS, ParametricValues, as_exact
+from fstheory.scenarios.declaration import ParameterError, to_rational
+from fstheory.theory.extended import ExtendedReal
+from fstheory.theory.symbolic import GUARD_DIGITS
+
+__all__ = ["AtlasSpec", "AtlasResult", "Breakpoint", "Region", "atlas", "parse_range",
+           "decimal_text", "check_parameter"]
+
+
+# ----- input ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AtlasSpec:
+    """What to sweep: a scenario (registry name or file), a method row, one parameter and a range.
+
+    ``lo`` and ``hi`` are exact numbers as text ("0", "0.25", "1/3"); ``fixed`` holds the other
+    parameters' values as (name, text) pairs (defaults fill the rest); ``grid`` is the number of
+    sample points over the range. Picklable, so that worker processes can rebuild the values.
+    """
+
+    method: str
+    parameter: str
+    lo: str
+    hi: str
+    scenario: str | None = None
+    scenario_file: str | None = None
+    fixed: tuple = ()
+    beta: str | None = None
+    reading: str | None = None
+    zero_beta: str = "explicit"
+    digits: int = 20
+    grid: int = 48
+
+    def load_scenario(self):
+        from fstheory.scenarios.registry import resolve_scenario
+
+        return resolve_scenario(self.scenario if self.scenario_file is None else None, self.scenario_file)
+
+    @property
+    def scenario_name(self) -> str:
+        return self.scenario if self.scenario_file is None else self.scenario_file
+
+
+def check_parameter(scenario, method, name: str) -> str:
+    """The domain of a parameter that can be swept: 'unit', 'positive', 'nonzero', 'real'.
+
+    Raises ParameterError naming the parameter when it is neither a scenario parameter nor the
+    method's beta.
+    """
+    if name in METHOD_PARAMETERS:
+        if not get_method(method).has_beta:
+            raise ParameterError(f"parameter 'vary': {get_method(method).display} has no beta to vary")
+        return "unit"
+    names = [p.name for p in scenario.parameters]
+    if name not in names:
+        allowed = names + (["beta"] if get_method(method).has_beta else [])
+        raise ParameterError(f"parameter 'vary' must be one of {', '.join(allowed)} (got {name!r})")
+    return scenario.parameter(name).domain
+
+
+def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
+    """'LO:HI' checked against the parameter's domain; the whole domain when ``text`` is None."""
+    if text is None:
+        if domain == "unit":
+            return "0", "1"
+        raise ParameterError(f"parameter '{name}' has no bounded domain: give --range LO:HI")
+    lo_t, sep, hi_t = text.partition(":")
+    if not sep:
+        raise ParameterError(f"parameter 'range' of {name} must be LO:HI (got {text!r})")
+    lo, hi = to_rational(name, lo_t), to_rational(name, hi_t)
+    if lo >= hi:
+        raise ParameterError(f"parameter '{name}': range LO:HI needs LO < HI (got {text})")
+    bad = {"unit": lo < 0 or hi > 1, "positive": lo <= 0, "nonzero": lo <= 0 <= hi}.get(domain, False)
+    if bad:
+        allowed = {"unit": "within [0, 1]", "positive": "> 0", "nonzero": "not containing 0"}[domain]
+        raise ParameterError(f"parameter '{name}': range {text} must be {allowed}")
+    return str(lo), str(hi)
+
+
+# ----- output --------------------------------------------------------------------------------------
+
+
+def decimal_text(x, digits: int) -> str:
+    """A point as a decimal string: exactly when it is a short terminating decimal, else with
+    ``digits`` significant digits."""
+    if isinstance(x, sp.Basic) and x.is_Rational:
+        f = Fraction(int(x.p), int(x.q))
+        for scale in range(0, digits + 1):
+            if (f * 10**scale).denominator == 1:
+                from fstheory.scenarios.declaration import param_text
+
+                return param_text(x)
+    with mpmath.workdps(digits + 10):
+        v = mpmath.mpf(sp.N(x, digits + 10)) if isinstance(x, sp.Basic) else mpmath.mpf(x)
+        if v == 0:
+            return "0"
+        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-digits, max_fixed=digits + 2)
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    at: object  # sympy exact number (special point) or mpf (located)
+    step: int | None
+    cause: str
+    between: tuple[str, ...]
+    kind: str  # "crossing" | "pole" | "value" (a value changes kind or sign) | "change"
+    bracket: tuple | None = None  # (lo, hi) mpf enclosure of a located crossing
+
+    def to_json(self, digits: int) -> dict:
+        return {"at": decimal_text(self.at, digits), "step": self.step, "cause": self.cause,
+                "between": list(self.between)}
+
+
+@dataclass(frozen=True)
+class Region:
+    lo: object
+    hi: object
+    order: tuple[int, ...]
+    stopped: bool
+    sample: object  # a point inside (or the point itself) where the order was computed
+
+    def to_json(self, labels, digits: int) -> dict:
+        return {"from": decimal_text(self.lo, digits), "to": decimal_text(self.hi, digits),
+                "order": [labels[i] for i in self.order], "stopped": self.stopped}
+
+
+@dataclass
+class AtlasResult:
+    spec: AtlasSpec
+    labels: tuple
+    method_text: str
+    breakpoints: list
+    regions: list
+    special: list
+    certificate: dict | None = None
+    notes: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        d = self.spec.digits
+        out = {
+            "parameter": self.spec.parameter,
+            "breakpoints": [b.to_json(d) for b in self.breakpoints],
+            "regions": [r.to_json(self.labels, d) for r in self.regions],
+            "scenario": self.spec.scenario_name,
+            "method": self.method_text,
+            "fixed": dict(self.spec.fixed),
+            "range": [self.spec.lo, self.spec.hi],
+            "digits": d,
+        }
+        if self.certificate is not None:
+            out["certificate"] = self.certificate
+        return out
+
+    def text(self) -> str:
+        d = self.spec.digits
+        lines = [f"Atlas of {self.method_text} on {self.spec.scenario_name} over "
+                 f"{self.spec.parameter} in [{self.spec.lo}, {self.spec.hi}]"
+                 + (f" ({', '.join(f'{k}={v}' for k, v in self.spec.fixed)})" if self.spec.fixed else "")]
+        lines.append("")
+        w = d + 8
+        lines.append(f"{'from':<{w}} {'to':<{w}} order")
+        for r in self.regions:
+            js = r.to_json(self.labels, d)
+            order = ", ".join(js["order"]) + (" -- stopped" if r.stopped else "")
+            lines.append(f"{js['from']:<{w}} {js['to']:<{w}} {order}")
+        lines.append("")
+        if self.breakpoints:
+            lines.append(f"{'breakpoint':<{w}} step  cause")
+            for b in self.breakpoints:
+                js = b.to_json(d)
+                lines.append(f"{js['at']:<{w}} {str(js['step'] or '-'):>4}  {js['cause']}")
+        else:
+            lines.append("no breakpoint: one ordering over the whole range")
+        if self.certificate is not None:
+            lines.append("")
+            lines.append(f"certificate: {self.certificate['summary']}")
+        return "\n".join(lines)
+
+
+# ----- one point -----------------------------------------------------------------------------------
+
+
+class _Sweep:
+    """The values and the method row of a spec, with ordering and objective at a point."""
+
+    def __init__(self, spec: AtlasSpec):
+        self.spec = spec
+        self.scenario = spec.load_scenario()
+        self.method = get_method(spec.method)
+        self.param = spec.parameter
+        self.on_beta = self.param in METHOD_PARAMETERS
+        fixed = dict(spec.fixed)
+        beta = None if self.on_beta else spec.beta
+        self.method.check(Fraction(1, 2) if self.on_beta else beta, spec.reading, spec.zero_beta)
+        vary = () if self.on_beta else (self.param,)
+        mid = (as_exact(spec.lo) + as_exact(spec.hi)) / 2
+        ref = {} if self.on_beta else {self.param: mid}
+        key = (spec.scenario, spec.scenario_file, spec.fixed, vary, spec.digits, str(mid))
+        self.pv = _VALUES.get(key)
+        if self.pv is None:  # shared by every method row swept over the same values
+            self.pv = _VALUES[key] = ParametricValues(self.scenario, fixed, vary, spec.digits,
+                                                      reference=ref)
+        self.labels = self.pv.labels
+
+    def values(self, t, exact: bool = False):
+        return self.pv.at({} if self.on_beta else {self.param: t}, exact)
+
+    def beta_at(self, t):
+        if not self.on_beta:
+            return self.spec.beta
+        x = as_exact(t)
+        return Fraction(int(x.p), int(x.q)) if x.is_Rational else Fraction(str(sp.N(x, 40)))
+
+    def order(self, t, exact: bool = False) -> tuple[tuple[int, ...], bool]:
+        v = self.values(t, exact)
+        # ties at the precision of the values (10^-(digits+5)), not at the printed digits
+        r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
+                   zero_beta=self.spec.zero_beta, digits=self.spec.digits + GUARD_DIGITS - 2)
+        return tuple(r.order), r.stop is not None
+
+    def objective(self, t, i: int, selected: tuple[int, ...]) -> ExtendedReal:
+        v = self.values(t)
+        if not selected:
+            return v.mi_c(i)
+        return self.method.objective(EXACT_OPS, v, i, list(selected), self.beta_at(t),
+                                     reading=self.spec.reading, zero_beta=self.spec.zero_beta)
+
+    def method_text(self) -> str:
+        if self.on_beta:
+            return f"{self.method.display} (beta varied)"
+        return self.method.describe(self.spec.beta, self.spec.reading, self.spec.zero_beta)
+
+
+_SWEEPS: dict = {}
+_VALUES: dict = {}
+
+
+def _sweep(spec: AtlasSpec) -> _Sweep:
+    s = _SWEEPS.get(spec)
+    if s is None:
+        s = _SWEEPS[spec] = _Sweep(spec)
+    return s
+
+
+# ----- special points ------------------------------------------------------------------------------
+
+
+def _entropy_zeros(sw: _Sweep, lo, hi) -> list:
+    """Exact zeros of the varying entropies strictly inside (lo, hi)."""
+    if sw.on_beta:
+        return []
+    sym = sw.pv.symbols[sw.param]
+    out = set()
+    for q in sw.pv.varying:
+        form = sw.pv.closed_form(q)
+        if q[0] != "h" or form is None or form.has(sp.Integral):
+            continue
+        try:
+            sol = sp.solveset(form, sym, sp.Interval.open(lo, hi))
+        except (NotImplementedError, ValueError, TypeError):
+            continue
+        if isinstance(sol, sp.FiniteSet):
+            out |= {sp.nsimplify(s) if s.is_Float else s for s in sol}
+    return sorted(out, key=lambda s: float(s))
+
+
+def _between(a, b, n: int) -> list:
+    return [a + (b - a) * sp.Rational(i, n + 1) for i in range(1, n + 1)]
+
+
+# ----- locating a change ---------------------------------------------------------------------------
+
+
+def _first_difference(left, right) -> int | None:
+    """0-based step where two (order, stopped) results part, or None if equal."""
+    (ol, sl), (or_, sr) = left, right
+    for n, (a, b) in enumerate(zip(ol, or_)):
+        if a != b:
+            return n
+    if len(ol) != len(or_) or sl != sr:
+        return min(len(ol), len(or_))
+    return None
+
+
+def _beats(g: ExtendedReal, a: int, b: int) -> bool | None:
+    """True if A's objective beats B's (g = obj(A) - obj(B) > 0, or an exact tie with a < b)."""
+    if g.is_indeterminate:
+        return None
+    s = g.sign()
+    return s > 0 or (s == 0 and a < b)
+
+
+def _difference(sw: _Sweep, t, a: int, b: int, prefix) -> ExtendedReal:
+    fa, fb = sw.objective(t, a, prefix), sw.objective(t, b, prefix)
+    if fa.is_indeterminate and fb.is_indeterminate:
+        return fa
+    if fa.is_indeterminate:  # only B can be chosen
+        return ExtendedReal.finite(-1)
+    if fb.is_indeterminate:
+        return ExtendedReal.finite(1)
+    if fa.is_infinite and fb.is_infinite and fa.kind is fb.kind:
+        return ExtendedReal.finite(0)
+    return fa - fb
+
+
+def _to_mpf(t) -> mpmath.mpf:
+    return mpmath.mpf(sp.N(t, mpmath.mp.dps)) if isinstance(t, sp.Basic) else mpmath.mpf(t)
+
+
+def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpmath.mpf, bool]:
+    """Bracket [x0, x1] of the change from A winning (at tl) to B winning (at tr), and whether it
+    is a crossing (True) or a pole (False).
+
+    The crossing is first estimated by mpmath's Anderson-Bjorck bracketing solver on
+    g = obj(A) - obj(B); the bracket is then closed around the estimate by evaluating the pair's
+    comparison on both sides of it (bisection whenever g is infinite or the estimate fails).
+    """
+    digits = sw.spec.digits
+    with mpmath.workdps(digits + GUARD_DIGITS):
+        x0, x1 = _to_mpf(tl), _to_mpf(tr)
+        tiny = mpmath.mpf(10) ** -(digits + 2)
+
+        def wins(x):
+            w = _beats(_difference(sw, x, a, b, prefix), a, b)
+            return True if w is None else w
+
+        def done(u, v):
+            return v - u <= tiny * max(abs(u), abs(v), mpmath.mpf(10) ** -digits)
+
+        def g(x):
+            d = _difference(sw, x, a, b, prefix)
+            if not d.is_finite:
+                raise ArithmeticError("non-finite difference")
+            return d.value
+
+        for _ in range(6):
+            if done(x0, x1):
+                break
+            try:
+                est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tiny * tiny,
+                                      maxsteps=10, verify=False)
+            except (ArithmeticError, ValueError, ZeroDivisionError):
+                est = None
+            if est is None or not x0 < est < x1:
+                break
+            delta = tiny * max(abs(est), mpmath.mpf(10) ** -digits) / 4
+            for _ in range(12):  # widen until the pair's comparison flips across the estimate
+                u, v = max(x0, est - delta), min(x1, est + delta)
+                wu, wv = wins(u), wins(v)
+                if wu and not wv:
+                    x0, x1 = u, v
+                    break
+                if wu and wv:
+                    x0 = v
+                    break
+                if not wu and not wv:
+                    x1 = u
+                    break
+                delta *= 16  # (False, True): the estimate is within rounding noise
+            else:
+                break
+        while not done(x0, x1):  # bisection: poles, failures of the solver
+            x = (x0 + x1) / 2
+            if wins(x):
+                x0 = x
+            else:
+                x1 = x
+        ga, gb = _difference(sw, x0, a, b, prefix), _difference(sw, x1, a, b, prefix)
+        small = mpmath.mpf(10) ** -(digits // 2)
+        crossing = all(d.is_finite and abs(d.value) < small for d in (ga, gb))
+        return x0, x1, crossing
+
+
+def _offset(t, toward, digits: int):
+    """A point at distance 10^-(digits/2) max(|t|, 1) from ``t`` toward ``toward`` (exact): a
+    change closer than that to a special point is reported at the point."""
+    t, toward = as_exact(t), as_exact(toward)
+    step = sp.Rational(1, 10 ** (digits // 2)) * max(abs(t), 1)
+    step = min(step, abs(toward - t) / 2)
+    return t + step if toward > t else t - step
+
+
+def _pair_cause(sw: _Sweep, n: int, a: int, b: int, crossing: bool) -> str:
+    la, lb = sw.labels[a], sw.labels[b]
+    if n == 0:
+        return f"MI(C,{la}) and MI(C,{lb}) cross (step 1)"
+    if crossing:
+        return f"objectives of {la} and {lb} cross at step {n + 1}"
+    return (f"objective of {la} or {lb} changes sign through infinity at step {n + 1} "
+            f"(a divisor in it crosses 0)")
+
+
+def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
+    """Every change between two points with different orderings: [(x0, x1, Breakpoint, order
+    just left, order just right)], left to right."""
+    sw = _sweep(spec)
+    n = _first_difference(left, right)
+    if n is None:
+        return []
+    ol, or_ = left[0], right[0]
+    if n >= len(ol) or n >= len(or_) or depth > 40:
+        # one side stops earlier: located by bisection on the ordering itself
+        return _bisect_orders(sw, tl, tr, left, right, n)
+    a, b = ol[n], or_[n]
+    prefix = tuple(ol[:n])
+    x0, x1, crossing = _locate(sw, tl, tr, a, b, prefix)
+    # the greedy rule ties values closer than 10^-(digits-5): look at the orderings a little
+    # farther out, where the pair is resolved
+    with mpmath.workdps(spec.digits + GUARD_DIGITS):
+        w = mpmath.mpf(10) ** -(spec.digits + 1) * max(abs(x0), mpmath.mpf(10) ** -6)
+        pl, pr = max(x0 - w, (_to_mpf(tl) + x0) / 2), min(x1 + w, (x1 + _to_mpf(tr)) / 2)
+    just_left, just_right = sw.order(pl), sw.order(pr)
+    out = []
+    with mpmath.workdps(spec.digits + GUARD_DIGITS):
+        mid = (x0 + x1) / 2
+    bp = Breakpoint(mid, n + 1, _pair_cause(sw, n, a, b, crossing), (sw.labels[a], sw.labels[b]),
+                    "crossing" if crossing else "pole", (x0, x1))
+    if just_left != left:
+        out += _find_changes(spec, tl, pl, left, just_left, depth + 1)
+    out.append((x0, x1, bp, just_left, just_right))
+    if just_right != right:
+        out += _find_changes(spec, pr, tr, just_right, right, depth + 1)
+    return out
+
+
+def _bisect_orders(sw: _Sweep, tl, tr, left, right, n) -> list:
+    digits = sw.spec.digits
+    with mpmath.workdps(digits + GUARD_DIGITS):
+        x0, x1 = _to_mpf(tl), _to_mpf(tr)
+        tol = mpmath.mpf(10) ** -(digits + 2)
+        while x1 - x0 > tol * max(abs(x0), abs(x1), mpmath.mpf(10) ** -digits):
+            x = (x0 + x1) / 2
+            if sw.order(x) == left:
+                x0 = x
+            else:
+                x1 = x
+        jl, jr = sw.order(x0), sw.order(x1)
+    ol, or_ = left[0], right[0]
+    between = tuple(sw.labels[i] for i in (ol[n:n + 1] + or_[n:n + 1]))
+    cause = (f"the ordering stops at step {n + 1} on one side only "
+             f"(a candidate's objective changes between determinate and indeterminate)")
+    with mpmath.workdps(digits + GUARD_DIGITS):
+        bp = Breakpoint((x0 + x1) / 2, n + 1, cause, between, "change", (x0, x1))
+    return [(x0, x1, bp, jl, jr)]
+
+
+def _kind(v: ExtendedReal) -> str:
+    if v.is_indeterminate:
+        return v.form.value
+    if v.is_infinite:
+        return v.kind.value
+    return "0" if v.is_zero else ("+" if v.value > 0 else "-")
+
+
+def _special_cause(sw: _Sweep, s, left_pt, right_pt) -> str:
+    """Which varying values change kind or sign at the special point ``s``."""
+    if sw.on_beta:
+        return ("beta = 0 exactly (the redundancy term is evaluated as written: 0 times an "
+                "infinite term is 0*inf)" if s == 0 else "end of the range")
+    at = sw.values(s, exact=True)
+    sides = [sw.values(p) for p in (left_pt, right_pt) if p is not None]
+    parts = []
+    for q in sw.pv.varying:
+        getter = lambda v: {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])  # noqa: E731
+        k_at = _kind(getter(at))
+        k_sides = {_kind(getter(v)) for v in sides}
+        if k_sides == {k_at}:
+            continue
+        name = sw.pv.quantity_label(q)
+        if k_at == "0" and {"+", "-"} <= k_sides:
+            parts.append(f"{name} changes sign (0 at this point)")
+        elif k_at == "0":
+            parts.append(f"{name} = 0 exactly")
+        elif k_at in ("+inf", "-inf"):
+            parts.append(f"{name} = {k_at}")
+        else:
+            parts.append(f"{name} changes sign")
+    seen, uniq = set(), []
+    for p in parts:
+        if p not in seen:
+            seen.add(p)
+            uniq.append(p)
+    return "; ".join(uniq) if uniq else "end of the range"
+
+
+# ----- the sweep -----------------------------------------------------------------------------------
+
+
+def _order_task(args):
+    spec, t, exact = args
+    return _sweep(spec).order(sp.sympify(t), exact)
+
+
+def _changes_task(args):
+    spec, tl, tr, left, right = args
+    tl = sp.sympify(tl) if isinstance(tl, str) else tl
+    tr = sp.sympify(tr) if isinstance(tr, str) else tr
+    return _find_changes(spec, tl, tr, left, right)
+
+
+def _run(func, tasks, jobs: int, scheduler, progress, label: str):
+    from fstheory.simulation.study import _execute
+
+    bar = None
+    if progress is not None:
+        def bar(done, total):
+            progress(label, done, total)
+    return _execute(func, tasks, jobs, scheduler, bar, [1] * len(tasks))
+
+
+def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable | None = None,
+          certify: bool | None = None) -> AtlasResult:
+    """Regions of constant ordering of ``spec``'s method row over its parameter, and breakpoints.
+
+    Parameters
+    ----------
+    spec : AtlasSpec
+    jobs : int
+        Worker processes (joblib); the result does not depend on it.
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler (joblib's dask backend), as in :func:`fstheory.simulation.study.run_study`.
+    progress : callable(label, done, total), optional
+    certify : bool, optional
+        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`) where one is
+        available (default: where applicable; none is implemented yet). Without it the result
+        carries the statement of what the sampled search guarantees.
+    """
+    sw = _sweep(spec)
+    lo, hi = as_exact(spec.lo), as_exact(spec.hi)
+    special = [lo] + _entropy_zeros(sw, lo, hi) + [hi]
+    per_unit = max(spec.grid, 4)
+    grid_pts = []
+    for s0, s1 in zip(special, special[1:]):
+        n = max(4, int(per_unit * float((s1 - s0) / (hi - lo))))
+        grid_pts.append(_between(s0, s1, n))
+    points = []
+    for i, s in enumerate(special):
+        points.append(s)
+        if i < len(grid_pts):
+            points += grid_pts[i]
+    is_special = set(special)
+    orders = _run(_order_task, [(spec, str(p), p in is_special) for p in points], jobs, scheduler,
+                  progress, "orderings")
+    order_of = dict(zip(points, orders))
+    # points just inside each special point, to tell a change at the point from a nearby crossing
+    inside = {}
+    extra = []
+    for i, s in enumerate(special):
+        if i > 0:
+            extra.append((s, "L", _offset(s, grid_pts[i - 1][-1], spec.digits)))
+        if i < len(grid_pts):
+            extra.append((s, "R", _offset(s, grid_pts[i][0], spec.digits)))
+    extra_orders = _run(_order_task, [(spec, str(p), False) for _, _, p in extra], jobs, scheduler,
+                        progress, "orderings near special points")
+    for (s, side, p), o in zip(extra, extra_orders):
+        inside[(s, side)] = (p, o)
+        order_of[p] = o
+    # brackets between neighbouring sample points of the open intervals
+    brackets = []
+    for i in range(len(grid_pts)):
+        seq = [inside[(special[i], "R")][0]] + grid_pts[i] + [inside[(special[i + 1], "L")][0]]
+        for p, q in zip(seq, seq[1:]):
+            if order_of[p] != order_of[q]:
+                brackets.append((p, q))
+    found = _run(_changes_task, [(spec, str(p), str(q), order_of[p], order_of[q]) for p, q in brackets],
+                 jobs, scheduler, progress, "breakpoints")
+    # pieces: (lo, hi, order, sample) left to right
+    pieces = []
+    crossings = []
+    for i, s in enumerate(special):
+        pieces.append((s, s, order_of[s], s))
+        if i == len(grid_pts):
+            break
+        seq = [inside[(s, "R")][0]] + grid_pts[i] + [inside[(special[i + 1], "L")][0]]
+        start, current, sample = s, order_of[seq[0]], seq[0]
+        for p, q in zip(seq, seq[1:]):
+            if order_of[p] == order_of[q]:
+                continue
+            for x0, x1, bp, jl, jr in found[brackets.index((p, q))]:
+                pieces.append((start, bp.at, jl, sample if jl == current else x0))
+                crossings.append(bp)
+                start, current, sample = bp.at, jr, x1
+        pieces.append((start, special[i + 1], current, sample))
+    regions, breakpoints = _merge(sw, pieces, crossings, special, inside)
+    result = AtlasResult(spec, sw.labels, sw.method_text(), breakpoints, regions, special)
+    from fstheory.orderings import atlas_certify
+
+    if certify is None:
+        certify = atlas_certify.applicable(sw)
+    result.certificate = (atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
+                                                progress=progress)
+                          if certify else atlas_certify.guarantee(spec))
+    return result
+
+
+def _merge(sw: _Sweep, pieces, crossings, special, inside):
+    regions: list[Region] = []
+    breakpoints: list[Breakpoint] = []
+    by_at = {id(b.at): b for b in crossings}
+    for lo_, hi_, (order, stopped), sample in pieces:
+        if regions and regions[-1].order == order and regions[-1].stopped == stopped:
+            last = regions[-1]
+            regions[-1] = Region(last.lo, hi_, order, stopped, last.sample)
+            continue
+        if regions:
+            at = lo_
+            bp = by_at.get(id(at))
+            if bp is None:  # a special point
+                left = inside.get((at, "L"), (None, None))[0]
+                right = inside.get((at, "R"), (None, None))[0]
+                prev = (regions[-1].order, regions[-1].stopped)
+                n = _first_difference(prev, (order, stopped))
+                pair = tuple(sw.labels[i] for i in (prev[0][n:n + 1] + order[n:n + 1]))
+                bp = Breakpoint(at, n + 1, _special_cause(sw, at, left, right), pair, "value")
+            if not breakpoints or breakpoints[-1].at is not bp.at:
+                breakpoints.append(bp)
+        regions.append(Region(lo_, hi_, order, stopped, sample))
+    return regions, breakpoints
+
+
+def progress_printer(stream=None):
+    """A progress callback writing 'label: done/total' lines to stderr (overwritten on a tty)."""
+    stream = stream or sys.stderr
+    tty = stream.isatty()
+
+    def show(label, done, total):
+        end = "\r" if tty and done < total else "\n"
+        tenth = max(total // 10, 1)
+        if tty or done == total or done % tenth == 0:
+            stream.write(f"atlas: {label} {done}/{total}{end}")
+            stream.flush()
+
+    return show

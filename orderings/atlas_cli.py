@@ -1,0 +1,82 @@
+"""What ``fstheory atlas`` does with its arguments: check them, build the spec, run, print.
+
+Every bad input is a :class:`~fstheory.scenarios.declaration.ParameterError` naming the
+parameter (exit 2): a parameter that cannot be varied, the same one varied twice, a range outside
+its domain or with LO >= HI, a swept parameter also given a fixed value.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fstheory.orderings.atlas import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
+from fstheory.orderings.methods import get_method
+from fstheory.scenarios.declaration import ParameterError
+
+__all__ = ["run_atlas", "spec_from_args"]
+
+
+def _fixed(args, scenario, vary) -> tuple:
+    from fstheory.scenarios.overrides import NAMED_FLAGS, merge_overrides, parse_param_assignments
+
+    named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
+    given = merge_overrides(named, parse_param_assignments(args.param))
+    for name in vary:
+        if name in given:
+            raise ParameterError(f"parameter '{name}' is varied (--vary {name}) and also given a value")
+    for name in given:
+        scenario.parameter(name)
+    return tuple(sorted(given.items()))
+
+
+def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
+    """The spec(s) of the command line: one per --vary (checked), and the parsed ranges."""
+    from fstheory.scenarios.registry import resolve_scenario
+
+    name = None if args.scenario_file else (args.scenario or "uniform")
+    scenario = resolve_scenario(name, args.scenario_file)
+    method = get_method(args.method)
+    vary = list(args.vary)
+    if len(vary) > 2:
+        raise ParameterError("parameter 'vary' can be given at most twice (a phase diagram)")
+    if len(vary) == 2 and vary[0] == vary[1]:
+        raise ParameterError(f"parameter 'vary': {vary[0]} is given twice")
+    if len(args.range) > len(vary):
+        raise ParameterError("parameter 'range': one --range per --vary at most")
+    domains = [check_parameter(scenario, method.key, v) for v in vary]
+    ranges = [parse_range(v, d, args.range[i] if i < len(args.range) else None)
+              for i, (v, d) in enumerate(zip(vary, domains))]
+    if "beta" in vary and args.beta is not None:
+        raise ParameterError("parameter 'beta' is varied (--vary beta) and also given a value")
+    fixed = _fixed(args, scenario, vary)
+    beta = args.beta
+    if "beta" not in vary:
+        method.check(beta, args.reading, args.zero_beta)
+    specs = [AtlasSpec(method=method.key, parameter=v, lo=r[0], hi=r[1], scenario=name,
+                       scenario_file=args.scenario_file, fixed=fixed, beta=beta,
+                       reading=args.reading, zero_beta=args.zero_beta, digits=digits,
+                       grid=args.grid) for v, r in zip(vary, ranges)]
+    point = dict(fixed)
+    for s in specs:  # bind once: a fixed parameter out of its domain fails here, before the work
+        if s.parameter != "beta":
+            point[s.parameter] = s.lo
+    scenario.bind(**point)
+    return specs, ranges
+
+
+def run_atlas(args, digits: int) -> int:
+    specs, _ = spec_from_args(args, digits)
+    progress = progress_printer()
+    if len(specs) == 1:
+        result = atlas(specs[0], jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+        print(json.dumps(result.to_json()) if args.json else result.text())
+        return 0
+    from fstheory.orderings.atlas_map import phase_map
+
+    pm = phase_map(specs, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+    if args.out:
+        from fstheory.orderings.atlas_figures import write_map
+
+        write_map(pm, args.out)
+    print(json.dumps(pm.to_json()) if args.json else pm.text())
+    return 0

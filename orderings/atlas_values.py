@@ -1,0 +1,290 @@
+"""A scenario's values as functions of one or two swept parameters: what the atlas evaluates.
+
+Only the quantities that depend on the swept parameter are recomputed at each point. Which ones
+depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.derive.derive`):
+
+* ``structure`` quantities (+inf, exact 0) never vary;
+* a ``closed`` form varies with P when P's symbol appears in it (after the other parameters are
+  substituted); it is compiled once for the sweep (integrals by ``mpmath.quad`` over a lambdified
+  integrand) and evaluated at each point at the working precision;
+* a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
+  feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
+  point through :func:`fstheory.scenarios.evaluate.evaluate` (the one call that knows the route).
+
+The other quantities are evaluated once, at a reference point. The method parameter ``beta`` is
+not a scenario parameter: it is passed to the selection as it is.
+
+At a special point (the ends of the range, zeros of an entropy; ``exact=True``) the closed forms
+go through :func:`fstheory.theory.symbolic.exact_value`, which takes one-sided
+limits at the ends of a parameter's range (MI(C_0, X-Y) = 1/4 in Scenario I) and recognises exact
+zeros (h(X) = ln(2 delta) at delta = 1/2); elsewhere the compiled forms are evaluated at the point
+rounded to the working precision.
+
+Examples
+--------
+>>> import sympy as sp
+>>> from fstheory.scenarios.registry import get_scenario
+>>> pv = ParametricValues(get_scenario("uniform"), {}, ("k",), digits=15)
+>>> [pv.labels[q[1]] for q in pv.varying if q[0] == "mi_c"]
+['X', '3X+1', 'X-Y', 'Y']
+>>> pv.at({"k": sp.Integer(0)}, exact=True).mi_c(6).text(), pv.at({"k": sp.Rational(1, 5)}).mi_c(0).text(10)
+('0', '0.5931471806')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import mpmath
+import sympy as sp
+
+from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.derive import derive
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
+from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
+from fstheory.theory.values import ScenarioValues
+
+__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "QUANTITY_NAMES"]
+
+#: Parameters of a method rather than of the scenario (swept by the atlas like any other).
+METHOD_PARAMETERS = ("beta",)
+
+QUANTITY_NAMES = {"h": "h({0})", "mi_c": "MI(C,{0})", "mi": "MI({0},{1})"}
+
+
+def as_exact(x) -> sp.Expr:
+    """A point given as a string, Fraction, int, sympy number or mpf, as an exact sympy number
+    (an mpf is a binary fraction and is converted exactly)."""
+    if isinstance(x, sp.Basic):
+        return x
+    if isinstance(x, mpmath.mpf):
+        man, exp = x.man_exp
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    if isinstance(x, Fraction):
+        return sp.Rational(x.numerator, x.denominator)
+    return sp.Rational(Fraction(str(x)))
+
+
+def _mpf(x) -> mpmath.mpf:
+    """A point at the current working precision."""
+    if isinstance(x, mpmath.mpf):
+        return x
+    return mpmath.mpf(sp.N(as_exact(x), mpmath.mp.dps))
+
+
+class _Compiled:
+    """A closed form in one parameter symbol, evaluable at an mpf quickly (integrals by quad)."""
+
+    def __init__(self, expr: sp.Expr, sym: sp.Symbol):
+        self.expr = expr
+        ints = sorted(expr.atoms(sp.Integral), key=sp.default_sort_key)
+        holes = sp.symbols(f"_I0:{len(ints)}")
+        self.outer = sp.lambdify((sym, *holes), expr.xreplace(dict(zip(ints, holes))), "mpmath")
+        self.inner = []
+        for integral in ints:
+            if len(integral.limits) != 1 or integral.function.has(sp.Integral):
+                raise NotImplementedError("only one-dimensional integrals are compiled")
+            var, lo, hi = integral.limits[0]
+            body = sp.lambdify((var, sym), integral.function, "mpmath")
+            self.inner.append((body, lo, hi))
+
+    def __call__(self, t: mpmath.mpf) -> mpmath.mpf:
+        vals = []
+        for body, lo, hi in self.inner:
+            a = -mpmath.inf if lo == -sp.oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps))
+            b = mpmath.inf if hi == sp.oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps))
+            pts = [a, mpmath.mpf(0), b] if (a == -mpmath.inf and b == mpmath.inf) else [a, b]
+            vals.append(mpmath.quad(lambda u: body(u, t), pts))
+        return mpmath.mpf(self.outer(t, *vals))
+
+
+class ParametricValues:
+    """The values of ``scenario`` as functions of the parameters ``vary``, the others fixed.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    fixed : dict name -> value
+        Values of the other parameters (defaults filled in by :meth:`Scenario.bind`).
+    vary : tuple of str
+        Scenario parameters swept (``beta`` is not one of them: see :data:`METHOD_PARAMETERS`).
+    digits : int
+        Significant digits of every value.
+    reference : dict name -> value, optional
+        A point of the swept parameters at which the constant quantities are evaluated (default:
+        the middle of the parameter's domain, 1/2 for [0, 1] and 1 for a positive parameter).
+    """
+
+    def __init__(self, scenario: Scenario, fixed: dict, vary: tuple, digits: int = 20,
+                 reference: dict | None = None):
+        self.scenario = scenario
+        self.vary = tuple(v for v in vary if v not in METHOD_PARAMETERS)
+        self.digits = digits
+        self.fixed = {n: v for n, v in fixed.items() if n not in self.vary}
+        for name in self.vary:
+            scenario.parameter(name)
+        ref = dict(reference or {})
+        for name in self.vary:
+            if name not in ref:
+                ref[name] = {"unit": sp.Rational(1, 2), "positive": 1, "nonzero": 1}.get(
+                    scenario.parameter(name).domain, 0)
+        self.reference_bound = scenario.bind(**self.fixed, **ref)
+        self.labels = tuple(self.reference_bound.display_labels())
+        self.symbols = {n: scenario.parameter(n).symbol for n in self.vary}
+        self._fixed_subs = {scenario.symbols[n]: v for n, v in self.reference_bound.params.items()
+                            if n not in self.vary}
+        der = derive(scenario)
+        n = len(self.labels)
+        self._derivations = {}
+        for i in range(n):
+            self._derivations[("h", i)] = der.entropy[i]
+            self._derivations[("mi_c", i)] = der.mi_class[i]
+            for j in range(i, n):
+                self._derivations[("mi", i, j)] = der.mi_features[i][j]
+        self.varying = tuple(q for q, d in self._derivations.items() if self._varies(q, d))
+        self.reference = evaluate(self.reference_bound, digits)
+        self._compiled: dict = {}
+        self._cache: dict = {}
+
+    # ----- which quantities vary ----------------------------------------------------------------
+    def closed_form(self, q) -> sp.Expr | None:
+        """The closed form of quantity ``q`` in the swept symbols (others substituted), or None."""
+        d = self._derivations[q]
+        if d.kind != "closed":
+            return None
+        return sp.sympify(d.expr).subs(self._fixed_subs)
+
+    def _numeric_depends(self, q) -> bool:
+        sc = self.scenario
+        feats = [sc.features[i].expr for i in q[1:]]
+        syms = set().union(*(f.free_symbols for f in feats))
+        bases = {b for b in sc.base if b in syms}
+        if q[0] == "mi_c":
+            for b, w in sc.class_rule.weights.items():
+                bases.add(b)
+                syms |= sp.sympify(w).free_symbols
+            syms |= sp.sympify(sc.class_rule.threshold).free_symbols
+        for b in bases:
+            syms |= set().union(*(sp.sympify(p).free_symbols for p in sc.base[b].params))
+        return any(s in syms for s in self.symbols.values())
+
+    def _varies(self, q, d) -> bool:
+        if d.kind == "structure":
+            return False
+        if d.kind == "numeric":
+            return self._numeric_depends(q)
+        expr = self.closed_form(q)
+        free = expr.free_symbols & set(self.symbols.values())
+        if not free:
+            return False
+        # a form that names P but does not depend on it (scale-free MIs written with sigma):
+        # an integral varies when its integrand or limits name P; the rest is differentiated
+        ints = expr.atoms(sp.Integral)
+        if any(i.free_symbols & free for i in ints):
+            return True
+        rest = expr.xreplace({i: sp.Dummy() for i in ints})
+        return any(sp.simplify(sp.expand_log(sp.diff(rest, s), force=True)) != 0 for s in free)
+
+    def quantity_label(self, q) -> str:
+        return QUANTITY_NAMES[q[0]].format(*(self.labels[i] for i in q[1:]))
+
+    # ----- values at a point --------------------------------------------------------------------
+    def bound_at(self, point: dict) -> BoundScenario:
+        """The scenario bound at ``point`` (exact rationals; raises ParameterError outside)."""
+        vals = {}
+        for name in self.vary:
+            x = as_exact(point[name])
+            if not x.is_Rational:
+                raise ParameterError(f"parameter '{name}': {x} is not rational")
+            vals[name] = x
+        return self.scenario.bind(**self.fixed, **vals)
+
+    def _value_exact(self, q, point: dict) -> ExtendedReal:
+        expr = self.closed_form(q)
+        subs = {self.symbols[n]: as_exact(point[n]) for n in self.vary}
+        dirs = {}
+        for n in self.vary:
+            p = self.scenario.parameter(n)
+            if p.domain == "unit" and subs[self.symbols[n]] in (0, 1):
+                dirs[self.symbols[n]] = "+" if subs[self.symbols[n]] == 0 else "-"
+        value = exact_value(expr, subs, dirs)
+        if value == sp.oo:
+            return POS_INF
+        if value == -sp.oo:
+            return NEG_INF
+        if is_exact_zero(value):
+            return xr(0)
+        return xr(mp_value(value))
+
+    def _value_float(self, q, point: dict) -> ExtendedReal:
+        (name,) = self.vary
+        key = (q, name)
+        if key not in self._compiled:
+            self._compiled[key] = _Compiled(self.closed_form(q), self.symbols[name])
+        return xr(self._compiled[key](mpmath.mpf(point[name])))
+
+    def _numeric_point(self, point: dict) -> ScenarioValues:
+        return evaluate(self.bound_at(point), self.digits)
+
+    def value(self, q, point: dict, exact: bool = False) -> ExtendedReal:
+        """One varying quantity at ``point`` (labelled), at the working precision + guard.
+
+        ``exact``: substitute the point exactly and take limits at the ends of a parameter's
+        range (slower; needed where a value may be exactly 0 or singular), else evaluate the
+        compiled form at the point rounded to the working precision.
+        """
+        d = self._derivations[q]
+        with mpmath.workdps(self.digits + GUARD_DIGITS):
+            if d.kind == "numeric":
+                v = self._numeric_point(point)
+                v = {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])
+            elif exact or len(self.vary) != 1:
+                v = self._value_exact(q, point)
+            else:
+                v = self._value_float(q, {n: _mpf(point[n]) for n in self.vary})
+        return v.named(self.quantity_label(q))
+
+    def at(self, point: dict, exact: bool = False) -> ScenarioValues:
+        """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
+        ``exact`` as in :meth:`value`."""
+        key = (exact, mpmath.mp.prec) + tuple(
+            (n, point[n].man_exp if isinstance(point[n], mpmath.mpf) else str(point[n]))
+            for n in self.vary)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        ref = self.reference
+        entropy = list(ref.entropy)
+        mi_class = list(ref.mi_class)
+        matrix = [list(row) for row in ref.mi_features]
+        numeric = None
+        same: dict = {}  # equal closed forms (MI(C,X) and MI(C,3X+1)) are evaluated once
+        for q in self.varying:
+            if self._derivations[q].kind == "numeric":
+                if numeric is None:
+                    numeric = self._numeric_point(point)
+                v = {"h": numeric.h, "mi_c": numeric.mi_c, "mi": numeric.mi}[q[0]](*q[1:])
+            else:
+                form = self.closed_form(q)
+                if form not in same:
+                    same[form] = self.value(q, point, exact)
+                v = same[form]
+            if q[0] == "h":
+                entropy[q[1]] = v.named(self.quantity_label(q))
+            elif q[0] == "mi_c":
+                mi_class[q[1]] = v.named(self.quantity_label(q))
+            else:
+                i, j = q[1:]
+                matrix[i][j] = v.named(f"MI({self.labels[i]},{self.labels[j]})")
+                matrix[j][i] = v.named(f"MI({self.labels[j]},{self.labels[i]})")
+        params = dict(ref.params)
+        for n in self.vary:
+            params[n] = point[n]
+        out = ScenarioValues(ref.scenario, params, ref.labels, tuple(entropy), tuple(mi_class),
+                             tuple(map(tuple, matrix)), digits=self.digits)
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[key] = out
+        return out
