@@ -7,7 +7,7 @@ from fstheory.scenarios.declaration import ParameterError, Scenario
 _REGISTRY: dict[str, Scenario] = {}
 
 #: shipped scenario files (scenarios/<name>.toml) registered under their name
-SHIPPED_FILE_ONLY = ("laplace",)
+SHIPPED_FILE_ONLY = ("laplace", "three-variable", "threshold", "xor", "circle", "mixed")
 
 
 def register(scenario: Scenario) -> Scenario:

@@ -2,8 +2,8 @@
 
 :func:`compile_expr` turns an expression in given symbols into a Python function of arb or
 acb arguments, built from closures (no ``eval``): sums, products, integer and rational powers,
-``exp``, ``log``, ``sqrt``, ``Abs`` (real arguments only; for complex balls resolve it first
-with :func:`resolve_abs`), and the numbers ``pi`` and ``E``. Rationals are exact arb quotients, so
+``exp``, ``log``, ``sqrt``, ``Abs`` and ``sign`` (real arguments only; for complex balls
+resolve them first with :func:`resolve_abs`), and the numbers ``pi`` and ``E``. Rationals are exact arb quotients, so
 no float enters. ``log`` and ``sqrt`` honour an ``analytic`` flag for certified quadrature.
 
 Examples
@@ -109,6 +109,16 @@ def _build(e, index):
     if isinstance(e, sp.log):
         a = _build(e.args[0], index)
         return lambda env, an: _log(a(env, an), an)
+    if isinstance(e, sp.sign):
+        a = _build(e.args[0], index)
+
+        def signval(env, an):
+            v = a(env, an)
+            if isinstance(v, acb):
+                raise UnsupportedExpression("sign(z) on a complex ball: resolve it first")
+            return arb(1) if v > 0 else (arb(-1) if v < 0 else arb(0))
+
+        return signval
     if isinstance(e, sp.Abs):
         a = _build(e.args[0], index)
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 
 import sympy as sp
-from flint import acb, arb, arb_poly
+from flint import acb, acb_poly, arb, ctx
 
 from fstheory.theory.budget import symbolic_budget
 from fstheory.theory.arbexpr import compile_expr
@@ -62,25 +62,54 @@ class CutSet:
         ]
 
     def breakpoints(self, level: int, outer: tuple, lo: arb, hi: arb) -> list:
-        """Sorted real roots in (lo, hi) of the level's cuts, the outer variables at ``outer``."""
+        """Sorted real roots in (lo, hi) of the level's cuts, the outer variables at ``outer``.
+
+        Roots are found at twice the working precision from the exact midpoints of the outer
+        values: near a double root (two cuts about to merge) a root is only known to the square
+        root of the precision, and that must still be the working precision."""
         pts = []
-        for coeff_fns in self._compiled[level]:
-            coeffs = [f(*outer) for f in coeff_fns]
-            for r in real_roots(coeffs):
-                if lo < r < hi:
-                    pts.append(r)
+        bits = ctx.prec
+        outer = tuple(o.mid() for o in outer)
+        with _precision(2 * bits):
+            for coeff_fns in self._compiled[level]:
+                coeffs = [f(*outer) for f in coeff_fns]
+                for r in real_roots(coeffs):
+                    r = r.mid()
+                    if lo < r < hi:
+                        pts.append(r)
         pts.sort(key=lambda t: t.mid())
         return pts
+
+
+def _precision(bits):
+    from fstheory.theory.quadrature import flint_precision
+
+    return flint_precision(bits)
 
 
 def _poly(expr, order):
     return sp.Poly(sp.expand(expr), *order)
 
 
+def _polynomial_variants(e, order) -> list:
+    """e as polynomials: |a| replaced by +a and -a (one cut each, a superset of the true
+    breakpoints) with a itself added; a non-polynomial remainder is dropped (its breakpoints are
+    then missing: quadrature still converges, only slower)."""
+    e = sp.sympify(e)
+    abs_terms = list(e.atoms(sp.Abs))
+    if abs_terms:
+        a = abs_terms[0]
+        return (_polynomial_variants(a.args[0], order)
+                + _polynomial_variants(e.xreplace({a: a.args[0]}), order)
+                + _polynomial_variants(e.xreplace({a: -a.args[0]}), order))
+    num = sp.numer(sp.together(e))
+    return [num] if num.is_polynomial(*order) else []
+
+
 def _squarefree_factors(polys, order) -> list:
     out = []
     seen = set()
-    for e in polys:
+    for e in [v for p in polys for v in _polynomial_variants(p, order)]:
         e = sp.sympify(e)
         if not e.free_symbols & set(order):
             continue
@@ -149,14 +178,23 @@ def real_roots(coeffs: list) -> list:
 
 
 def acb_poly_roots(coeffs: list) -> list:
-    from flint import acb_poly
-
-    out = []
+    """Real roots of a polynomial of degree >= 3 (arb's Aberth iteration; near a double root,
+    where it cannot separate the roots, mpmath's on the midpoints; failing both, no breakpoint:
+    quadrature then converges more slowly, never wrongly)."""
     try:
-        roots = acb_poly([acb(c) for c in coeffs]).roots()
+        small = arb(2) ** (-ctx.prec // 2)
+        roots = acb_poly([acb(c) for c in coeffs]).roots(tol=small * small, maxprec=4 * ctx.prec)
+        return [r.real for r in roots if abs(r.imag) <= small * (1 + abs(r.real))]
     except ValueError:
-        roots = arb_poly(coeffs).complex_roots()
-    for r in roots:
-        if r.imag.contains(0):
-            out.append(r.real)
-    return out
+        pass
+    import mpmath
+
+    try:
+        with mpmath.workprec(ctx.prec):
+            mids = [mpmath.mpf(c.mid().str(ctx.prec // 3, radius=False)) for c in reversed(coeffs)]
+            roots = mpmath.polyroots(mids, maxsteps=200, extraprec=ctx.prec)
+            scale = max(abs(r) for r in roots) + 1
+            return [arb(mpmath.nstr(mpmath.re(r), ctx.prec // 3)) for r in roots
+                    if abs(mpmath.im(r)) <= scale * mpmath.mpf(2) ** (-ctx.prec // 2)]
+    except mpmath.libmp.NoConvergence:
+        return []

@@ -190,7 +190,7 @@ class ClassProbability:
         lo, hi = _arb(lo), _arb(hi)
         level = len(self.syms) + j
         pts = [lo, *self._cuts.breakpoints(level, u, lo, hi), hi]
-        tol, rel = self.acc.inner_tol, self.acc.tol
+        tol, rel = self.acc.inner_tol, self.acc.inner_rel
         q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
         q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
         return q1, q0

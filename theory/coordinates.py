@@ -208,7 +208,8 @@ def _partners(system: System, syms):
     maps = []
     for p in out:
         p = {u: sp.expand(p.get(u, u)) for u in syms}
-        if any(sp.Poly(e, *syms).total_degree() > 1 for e in p.values() if e.free_symbols):
+        if any(not e.is_polynomial(*syms) or sp.Poly(e, *syms).total_degree() > 1
+               for e in p.values() if e.free_symbols):
             raise FeatureUnsupported("the features share values at points related by a "
                                      "nonlinear map (only affine level-set maps are supported)")
         if not all(sp.simplify(f.subs(p, simultaneous=True) - f) == 0 for f in system.features):

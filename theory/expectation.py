@@ -55,6 +55,7 @@ def box_of(coord, acc: Accuracy) -> tuple:
     return _arb(lo), _arb(hi)
 
 
+
 def support_cuts(coord) -> list:
     """Cuts u - p at the finite support ends and breakpoints of a coordinate's law."""
     lo, hi = coord.law.support()
@@ -85,34 +86,39 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
                 g = F.branch((m,))
                 return lambda z, an: f(z) * g((z,), an)
 
-        v, e, how = best(branch, lambda x: _density_times(law.pdf(x), lambda: F.value((x,))),
+        v, e, how = best(branch, lambda x: _density_times(law.pdf(x), lambda d: F.value((x,))),
                          pts, acc.tol)
         return v, e + tail, how
     cutset = CutSet(all_cuts, syms)
     laws = [c.law for c in coords]
     g = len(coords)
 
-    def level(i, outer):
+    lengths = [hi - lo for lo, hi in boxes]
+
+    def level(i, outer, weight):
+        """The level-i integral at the outer values; ``weight`` bounds the product of the outer
+        densities there, so that the inner error, averaged against them, stays within tol/10."""
         lo, hi = boxes[i]
         pts = [lo, *cutset.breakpoints(i, outer, lo, hi), hi]
         law = laws[i]
         if i == g - 1:
-            f = lambda x: _density_times(law.pdf(x), lambda: F.value(outer + (x,)))  # noqa: E731
+            f = lambda x: _density_times(law.pdf(x), lambda d: F.value(outer + (x,)))  # noqa: E731
         else:
-            f = lambda x: _density_times(law.pdf(x), lambda: level(i + 1, outer + (x,)))  # noqa: E731
+            f = lambda x: _density_times(  # noqa: E731
+                law.pdf(x), lambda d: level(i + 1, outer + (x,), weight * d.upper() * lengths[i]))
         if i == 0:
             return integrate(f, pts, acc.tol)
-        return integrate_ball(f, pts, acc.inner_tol, acc.tol)
+        return integrate_ball(f, pts, acc.tol / (10 * weight))
 
-    v, e = level(0, ())
+    v, e = level(0, (), arb(1))
     return v, e + tail, "nested double-exponential quadrature"
 
 
 def _density_times(density: arb, rest) -> arb:
-    """density * rest(), skipping the work where the density is exactly 0."""
+    """density * rest(density), skipping the work where the density is exactly 0."""
     if density.is_zero():
         return arb(0)
-    return density * rest()
+    return density * rest(density)
 
 
 @dataclass
@@ -172,9 +178,14 @@ def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
         q1, q0 = q.value(full)
         return dens * q1, dens * q0
 
+    # zeros of the coefficient a in each inner variable (products: u_s = v / x): the density
+    # along the fibre has a near-singularity there, so the pieces next to it are graded
+    singular = [[r for r in _roots_in(a, c.symbol)] if a.free_symbols == {c.symbol} else []
+                for c in others]
+
     def level(i, vv, outer):
         lo, hi = boxes[i]
-        pts = [lo, *cutset.breakpoints(i + 1, (vv,) + outer, lo, hi), hi]
+        pts = _graded([lo, *cutset.breakpoints(i + 1, (vv,) + outer, lo, hi), hi], singular[i])
         law = others[i].law
         last = i == len(others) - 1
 
@@ -185,7 +196,7 @@ def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
             inner = integrand(vv, outer + (x,)) if last else level(i + 1, vv, outer + (x,))
             return tuple(d * t for t in inner)
 
-        return integrate_vector_balls(f, pts, acc.inner_tol, n_out, acc.tol)
+        return integrate_vector_balls(f, pts, acc.inner_tol, n_out, acc.inner_rel)
 
     closed = _closed_fibre(us, others, a, r, q)
 
@@ -207,6 +218,40 @@ def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
         return cutset.breakpoints(0, (), lo, hi)
 
     return densities, vbox, breakpoints
+
+
+def _roots_in(expr, x) -> list:
+    """Real roots of a polynomial in one variable (arb balls)."""
+    from fstheory.theory.cells import real_roots
+
+    p = sp.Poly(expr, x)
+    coeffs = [compile_expr(p.coeff_monomial(x**k), [])() for k in range(p.degree() + 1)]
+    return real_roots(coeffs)
+
+
+def _graded(points: list, singular: list) -> list:
+    """Split pieces that end at a distance d from a singular point s (outside the piece) at
+    s +- d 4^j, so that each piece is at most a few times longer than its distance to s."""
+    out = [points[0]]
+    for a, b in zip(points, points[1:]):
+        for s_ in singular:
+            if s_ <= a:
+                d = a - s_
+                t = d * 4
+                while d > 0 and s_ + t < b:
+                    if s_ + t > out[-1]:
+                        out.append(s_ + t)
+                    t *= 4
+            elif s_ >= b:
+                d = s_ - b
+                ts = []
+                t = d * 4
+                while d > 0 and s_ - t > a:
+                    ts.append(s_ - t)
+                    t *= 4
+                out += [p for p in reversed(ts) if p > out[-1]]
+        out.append(b)
+    return sorted(out, key=lambda t: t.mid()) if singular else points
 
 
 def _closed_fibre(us, others, a, r, q):

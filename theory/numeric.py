@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -76,6 +77,7 @@ from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
 from fstheory.theory.quadrature import QuadratureError, best, flint_precision, integrate, to_mpf
 from fstheory.theory.rule import Rule
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
+from fstheory.theory.univariate import Normal as NormalLaw
 
 __all__ = ["NumericRoute", "NumericResult", "NumericUnsupported", "MAX_LEVELS"]
 
@@ -119,10 +121,11 @@ class NumericRoute:
         self.laws = dict(laws)
         self.rule = rule
         self._memo: dict = {}
+        self._extra_bits = _location_bits(self.laws)
 
     # ----- bookkeeping ----------------------------------------------------------------------------
     def _accuracy(self) -> Accuracy:
-        bits = int(mpmath.mp.prec) + 40
+        bits = int(mpmath.mp.prec) + 40 + self._extra_bits
         digits = max(10, mpmath.mp.dps - 6)
         tol = arb(10) ** (-digits)
         return Accuracy(bits, tol, tol * arb(10) ** -12)
@@ -355,6 +358,9 @@ class NumericRoute:
             return h.mid(), h.rad(), "independent of the class"
         levels = len(system.coords) + q.depth + max((c.law.depth for c in system.coords), default=0)
         maps = partner_maps(system)
+        if maps is not None and len(maps) == 1 and q.rest is None and not q.remaining:
+            # V is one-to-one in the coordinates, which fix every variable of the rule
+            return arb(0), arb(0), "the features determine the class"
         if maps is not None:
             if levels > MAX_LEVELS:
                 raise NumericUnsupported(f"needs {levels} nested integrals (at most {MAX_LEVELS})")
@@ -370,8 +376,11 @@ class NumericRoute:
             raise NumericUnsupported(
                 f"the {len(exprs)} features depend on {len(system.coords)} independent coordinates "
                 "(a fibre integral inside a multi-dimensional one: out of the time budget)")
+        gauss = _gaussian_class_average(system, acc)
+        if gauss is not None:
+            return gauss
         fib = _fibre(system)
-        if levels + 0 > MAX_LEVELS:
+        if levels > MAX_LEVELS:
             raise NumericUnsupported(f"needs {levels} nested integrals (at most {MAX_LEVELS})")
         densities, (lo, hi), bps = fibre_densities(fib, q, acc, with_class=True)
 
@@ -383,6 +392,33 @@ class NumericRoute:
         v, e = integrate(integrand, pts, acc.tol)
         return v, e + arb(2).log() * acc.eps * len(system.coords), \
             "E[H_b(P(C=1|V))], densities along fibres, nested quadrature"
+
+
+#: largest extra working precision for laws located far from 0 relative to their scale
+MAX_EXTRA_BITS = 4000
+
+
+def _location_bits(laws: dict) -> int:
+    """Bits needed beyond the target to resolve a law located at m with scale s: log2(|m|/s)
+    (N(1e300, 1) needs about 1000 more bits; values differ by O(1) around 1e300)."""
+    extra = 0
+    for law in laws.values():
+        lo, hi = law.support()
+        centre = law.center()
+        if centre is None:
+            centre = lo if lo.is_finite else (hi if hi.is_finite else sp.Integer(0))
+        scale = hi - lo if (lo.is_finite and hi.is_finite) else law.params[-1]
+        try:
+            ratio = abs(sp.N(centre / scale, 30))
+        except (TypeError, ZeroDivisionError):
+            continue
+        if ratio > 1:
+            extra = max(extra, int(mpmath.log(mpmath.mpf(str(ratio)), 2)) + 10)
+    if extra > MAX_EXTRA_BITS:
+        raise NumericUnsupported(
+            f"a law is located at {2**extra:.1e} times its scale: more than {MAX_EXTRA_BITS} extra "
+            "bits of working precision would be needed")
+    return extra
 
 
 # --- integrands -------------------------------------------------------------------------------------
@@ -414,6 +450,10 @@ def _law_entropy(law, acc):
     return v, e + tail, f"{how} of -f ln f"
 
 
+def _rat(q: Fraction):
+    return sp.Rational(q.numerator, q.denominator)
+
+
 def _q(x) -> arb:
     return arb(x.numerator) / x.denominator
 
@@ -442,9 +482,10 @@ def _compiled_branches(expr, syms):
 def _log_abs(expr, syms) -> Integrand:
     """ln|expr| on the coordinates ``syms`` (sign fixed per cell)."""
     branches = _compiled_branches(expr, syms)
+    real = compile_expr(expr, syms)
 
     def value(u):
-        return abs(branches(u)(*u)).log()
+        return abs(real(*u)).log()
 
     def branch(m):
         f = branches(m)
@@ -468,7 +509,18 @@ def _cuts_of(expr, syms) -> list:
 
 
 def _partner_cuts(system, maps, jac) -> list:
+    """Cuts of the branch weights: support ends and kinks and zeros of J at every preimage, and
+    for normal coordinates the balance curves where two preimages weigh the same (there the
+    weights switch over a width that shrinks with |u|; a breakpoint keeps quadrature from
+    stepping over the switch)."""
     cuts = []
+    normal = [(c.symbol, c.law) for c in system.coords if isinstance(c.law, NormalLaw)]
+    for p in maps[1:]:
+        diff = sum((((u - _rat(law.m_frac)) ** 2 - (p[u] - _rat(law.m_frac)) ** 2)
+                    / _rat(Fraction(law.s.mid().str(30, radius=False))) ** 2
+                    for u, law in normal), sp.Integer(0))
+        if sp.expand(diff) != 0:
+            cuts.append(sp.expand(diff))
     for p in maps:
         for c in system.coords:
             for cut in support_cuts(c):
@@ -488,6 +540,7 @@ class _Weights:
         self.maps = [[compile_expr(p[s], self.syms) for s in self.syms] for p in maps]
         self.jac = sp.sympify(jac)
         self.jac_branches = _compiled_branches(self.jac, self.syms) if self.jac.free_symbols else None
+        self.jac_real = compile_expr(self.jac, self.syms) if self.jac.free_symbols else None
 
     def points(self, u):
         return [tuple(f(*u) for f in fs) for fs in self.maps]
@@ -501,8 +554,8 @@ class _Weights:
                 w = w * law.pdf(x)
                 if w.is_zero():
                     break
-            if self.jac_branches is not None and not w.is_zero():
-                w = w / abs(self.jac_branches(pt)(*pt))
+            if self.jac_real is not None and not w.is_zero():
+                w = w / abs(self.jac_real(*pt))
             out.append(w)
         return pts, out
 
@@ -537,11 +590,15 @@ def _branch_entropy(system, maps, jac) -> Integrand:
     """H(branch | V) = -sum_j w^_j ln w^_j with the normalised weights."""
     W = _Weights(system, maps, jac)
 
+    top = arb(len(maps)).log()
+
     def value(u):
         _, ws = W.value(u)
         total = sum(ws, arb(0))
         if total.is_zero():
             return arb(0)
+        if not total > 0:  # densities ~0 with rounding radii (a support end): enclose [0, ln n]
+            return arb(top / 2, top / 2)
         return -sum((xlogx(w / total) for w in ws), arb(0))
 
     def branch(m):
@@ -570,6 +627,8 @@ def _class_mixture(system, maps, jac, q) -> Integrand:
         total = sum(ws, arb(0))
         if total.is_zero():
             return arb(0)
+        if not total > 0:  # densities ~0 with rounding radii (a support end): enclose [0, ln 2]
+            return arb(arb(2).log() / 2, arb(2).log() / 2)
         p1, p0 = arb(0), arb(0)
         for pt, w in zip(pts, ws):
             if w.is_zero():
@@ -621,6 +680,60 @@ def _fibre(system) -> Fibre:
     if best is None:
         raise NumericUnsupported(f"{f} is not affine in any of its coordinates (no fibre form)")
     return Fibre(system.coords, f, best)
+
+
+def _gaussian_class_average(system, acc):
+    """E[H_b(P(C = 1 | V))] for V linear in normal coordinates and a linear rule whose rest is
+    normal (or absent): (V, L) is bivariate normal, so P(C = 1 | V = v) = Phi((E[L | v])/sd(L | v))
+    with L = form(U) + R, and the average is one integral against the normal law of V (certified).
+    None when these hypotheses do not hold."""
+    coords = system.coords
+    if not all(isinstance(c.law, NormalLaw) for c in coords):
+        return None
+    if system.rest is not None and not isinstance(system.rest, NormalLaw):
+        return None
+    (f,) = system.features
+    syms = system.symbols
+    a = [sp.diff(f, u) for u in syms]
+    b = [sp.diff(system.form, u) for u in syms]
+    if any(t.free_symbols for t in a + b):
+        return None
+    a, b = [_num(t) for t in a], [_num(t) for t in b]
+    mean = [c.law.m for c in coords]
+    var = [c.law.s * c.law.s for c in coords]
+    mv = sum((ai * m for ai, m in zip(a, mean)), _num(f.subs({u: 0 for u in syms})))
+    ml = sum((bi * m for bi, m in zip(b, mean)), _num(system.form.subs({u: 0 for u in syms})))
+    vv = sum((ai * ai * w for ai, w in zip(a, var)), arb(0))
+    vl = sum((bi * bi * w for bi, w in zip(b, var)), arb(0))
+    cov = sum((ai * bi * w for ai, bi, w in zip(a, b, var)), arb(0))
+    if system.rest is not None:
+        ml += system.rest.m
+        vl += system.rest.s * system.rest.s
+    resid = vl - cov * cov / vv
+    if not resid > 0:
+        return None
+    slope, sd = cov / vv, resid.sqrt()
+    law = NormalLaw(mv, vv.sqrt(), Fraction(mv.mid().str(30, radius=False)))
+    r2 = arb(2).sqrt()
+
+    def branch(m):
+        f_v = law.pdf_branch(m)
+
+        def g(z, an):
+            t = (ml + slope * (z - mv)) / (sd * r2)
+            p1, p0 = (-t).erfc() / 2, t.erfc() / 2
+            return f_v(z) * binary_entropy(_acb(p1), _acb(p0), an)
+
+        return g
+
+    def value(x):
+        t = (ml + slope * (x - mv)) / (sd * r2)
+        return law.pdf(x) * binary_entropy((-t).erfc() / 2, t.erfc() / 2)
+
+    lo, hi = law.box(acc.eps)
+    pts = [_q(lo), _q(hi)]
+    v, e, how = best(branch, value, pts, acc.tol)
+    return v, e + arb(2).log() * acc.eps, f"E[H_b(P(C=1|V))], bivariate normal, {how}"
 
 
 def _gaussian_joint_entropy(exprs, laws):

@@ -27,6 +27,9 @@ Examples
 >>> laws = {X: Normal(0, 1), Y: Normal(0, 1)}
 >>> class_symmetry(Y**2, X + Y, laws).describe()
 '(X -> -X, Y -> -Y)'
+>>> from fstheory.theory.laws import Uniform
+>>> class_symmetry((X - sp.Rational(1, 2))**2, X + Y - 1, {X: Uniform(0, 1), Y: Uniform(0, 1)}).describe()
+'(X -> 1 - X, Y -> 1 - Y)'
 >>> class_symmetry(Y**2, X + Y - 1, laws) is None      # a non-zero threshold breaks it
 True
 >>> class_symmetry(Y**2, X + Y, {X: Exponential(1), Y: Exponential(1)}) is None
@@ -77,48 +80,57 @@ def jacobian_rank_deficient(e1: sp.Expr, e2: sp.Expr, bases) -> bool:
 
 @dataclass(frozen=True)
 class Involution:
-    """b -> sign * image for each base variable."""
+    """b -> image expression for each base variable (a signed permutation, possibly with
+    reflections about centres of symmetry: X -> 1 - X for X ~ U(0, 1))."""
 
-    mapping: tuple  # ((b, sign, image), ...)
+    mapping: tuple  # ((b, image expression), ...)
 
     def subs(self) -> dict:
-        return {b: s * img for b, s, img in self.mapping}
+        return dict(self.mapping)
 
     def describe(self) -> str:
-        parts = [f"{b} -> {'-' if s < 0 else ''}{img}" for b, s, img in self.mapping]
-        return "(" + ", ".join(parts) + ")"
+        return "(" + ", ".join(f"{b} -> {sp.sstr(img)}" for b, img in self.mapping) + ")"
 
 
-def _law_preserved(laws: dict, b, sign: int, img) -> bool:
+def _images(b, img, laws: dict) -> list:
+    """Law-preserving images of b built from the variable img: img itself (same law), -img
+    (law of b = law of -img), 2c - img (same law, symmetric about c != 0)."""
     target, source = laws[b], laws[img]
-    if sign > 0:
-        return target == source
+    out = []
+    if target == source:
+        out.append(img)
     flipped = source.affine(sp.Integer(-1), sp.Integer(0))
-    return flipped is not None and target == flipped
+    if flipped is not None and target == flipped:
+        out.append(-img)
+    if target == source:
+        c = source.center()
+        if c is not None and sp.simplify(c) != 0:
+            out.append(2 * c - img)
+    return out
 
 
 def class_symmetry(v, form: sp.Expr, laws: dict) -> Involution | None:
-    """A law-preserving signed permutation tau with v(tau) = v (each feature of v, when v is a
-    tuple) and form(tau) = -form."""
+    """A law-preserving signed permutation (with reflections about centres) tau with
+    v(tau) = v (each feature of v, when v is a tuple) and form(tau) = -form."""
     vs = tuple(v) if isinstance(v, (tuple, list)) else (v,)
     vs = tuple(sp.sympify(e) for e in vs)
     form = sp.expand(sp.sympify(form))
     used = sorted(set().union(*(bases_of(e, laws) for e in vs)) | bases_of(form, laws), key=str)
-    if len(used) > 6:
+    if len(used) > 5:
         return None
     for perm in itertools.permutations(used):
-        for signs in itertools.product((1, -1), repeat=len(used)):
-            mapping = tuple(zip(used, signs, perm))
-            if all(s == 1 for s in signs) and all(b == img for b, _, img in mapping):
-                continue
-            if not all(_law_preserved(laws, b, s, img) for b, s, img in mapping):
-                continue
-            tau = {b: s * img for b, s, img in mapping}
-            if any(sp.expand(e.xreplace(tau) - e) != 0 for e in vs):
+        options = [_images(b, img, laws) for b, img in zip(used, perm)]
+        if not all(options):
+            continue
+        for images in itertools.product(*options):
+            tau = dict(zip(used, images))
+            if all(tau[b] == b for b in used):
                 continue
             if sp.expand(form.xreplace(tau) + form) != 0:
                 continue
-            return Involution(mapping)
+            if any(sp.expand(e.xreplace(tau) - e) != 0 for e in vs):
+                continue
+            return Involution(tuple(tau.items()))
     return None
 
 

@@ -86,6 +86,13 @@ class Accuracy:
         error by factors such as |ln f| ~ 200): far below the outer tolerance."""
         return self.tol * arb(10) ** -6
 
+    @property
+    def inner_rel(self) -> arb:
+        """Relative tolerance of an inner integral that enters a logarithm (a density): its
+        error, times |ln f| and the outer length, must stay well below the outer tolerance,
+        or the outer quadrature sees it as noise and cannot converge."""
+        return self.tol / 100
+
 
 def to_fraction(value, bits: int = 200) -> Fraction:
     """A sympy number as an exact Fraction (rationals) or a close rational approximation."""
@@ -106,12 +113,19 @@ def _arb(q) -> arb:
     return arb(q)
 
 
+def _exact(x: arb) -> Fraction:
+    """An exact (radius 0) arb as a Fraction."""
+    m, e = x.man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
+
+
 def _frac_down(x: arb) -> Fraction:
-    return Fraction(x.lower().str(40, radius=False)) - Fraction(1, 10**30)
+    return _exact(x.lower())
 
 
 def _frac_up(x: arb) -> Fraction:
-    return Fraction(x.upper().str(40, radius=False)) + Fraction(1, 10**30)
+    return _exact(x.upper())
 
 
 def _tail_point(mass, eps) -> Fraction:
@@ -420,16 +434,21 @@ class Convolved(Law1D):
         cuts += [x - _arb(p) for p in self.b.breakpoints() + [self.b._centre()]]
         inner = sorted((c for c in cuts if ulo < c < uhi), key=lambda t: t.mid())
         return integrate_ball(lambda u: self.a.pdf(u) * g(x - u), [ulo, *inner, uhi],
-                              self.acc.inner_tol, self.acc.tol)
+                              self.acc.inner_tol, self.acc.inner_rel)
 
     def pdf(self, x):
         return self._conv(x, self.b.pdf)
 
     def cdf(self, x):
-        return self._conv(x, self.b.cdf)
+        """P(A + B <= x) = int f_A(u) F_B(x - u) du: the integral where B's box holds x - u,
+        plus P(A <= x - bhi) (there F_B(x - u) = 1 up to the box's mass)."""
+        (_lo, _hi), (_blo, bhi) = self._boxes()
+        return self._conv(x, self.b.cdf) + self.a.cdf(x - _arb(bhi))
 
     def sf(self, x):
-        return self._conv(x, self.b.sf)
+        """P(A + B > x) = int f_A(u) S_B(x - u) du, plus P(A > x - blo) (S_B = 1 there)."""
+        (_lo, _hi), (blo, _bhi) = self._boxes()
+        return self._conv(x, self.b.sf) + self.a.sf(x - _arb(blo))
 
     def pdf_branch(self, x0):
         raise NotClosed("numerical convolution has no closed branch")
