@@ -24,6 +24,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import Scenario
 from fstheory.theory import law_algebra, structure
+from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 
 __all__ = ["Derivation", "ScenarioDerivation", "derive"]
 
@@ -117,15 +118,27 @@ def _derive_pair(e1, e2, laws) -> Derivation:
     return Derivation("numeric", reason="numerical integration")
 
 
+def _budgeted(step, what: str) -> Derivation:
+    """One derivation inside the symbolic time budget; a step that runs out of time leaves the
+    quantity to the numerical route (with the reason), never hangs."""
+    try:
+        with symbolic_budget(DEFAULT_SECONDS, what):
+            return step()
+    except SymbolicTimeout as exc:
+        return Derivation("numeric", reason=f"no closed form ({exc})")
+
+
 def _derive(scenario: Scenario) -> ScenarioDerivation:
     laws = dict(scenario.base)
     exprs = [f.expr for f in scenario.features]
     n = len(exprs)
-    entropy = tuple(_derive_entropy(e, laws) for e in exprs)
-    mi_class = tuple(_derive_mi_class(e, scenario, laws) for e in exprs)
+    entropy = tuple(_budgeted(lambda: _derive_entropy(e, laws), f"the law of {e}") for e in exprs)
+    mi_class = tuple(_budgeted(lambda: _derive_mi_class(e, scenario, laws), f"MI(C, {e})")
+                     for e in exprs)
     matrix = [[None] * n for _ in range(n)]
     for i in range(n):
         matrix[i][i] = Derivation("structure", sp.oo, "a feature with itself")
         for j in range(i + 1, n):
-            matrix[i][j] = matrix[j][i] = _derive_pair(exprs[i], exprs[j], laws)
+            matrix[i][j] = matrix[j][i] = _budgeted(
+                lambda: _derive_pair(exprs[i], exprs[j], laws), f"MI({exprs[i]}, {exprs[j]})")
     return ScenarioDerivation(scenario, entropy, mi_class, tuple(map(tuple, matrix)))

@@ -43,6 +43,7 @@ import sympy as sp
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.scenarios.derive import Derivation, derive
 from fstheory.theory import numeric, structure
+from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
@@ -109,7 +110,15 @@ class _Point:
         return structure.is_constant(self.exprs[i], self.laws)
 
     def class_structure(self, i: int):
-        """(kind, reason) with kind "zero" or "class-entropy", or None."""
+        """(kind, reason) with kind "zero" or "class-entropy", or None (also when the symbolic
+        checks run out of their time budget: the numerical route then decides)."""
+        try:
+            with symbolic_budget(DEFAULT_SECONDS, f"the structure of MI(C, {self.exprs[i]})"):
+                return self._class_structure(i)
+        except SymbolicTimeout:
+            return None
+
+    def _class_structure(self, i: int):
         e, laws, form = self.exprs[i], self.laws, self.form
         if self.constant(i):
             return "zero", f"{e} is constant at these parameters (MI 0 with everything)"
@@ -128,6 +137,13 @@ class _Point:
 
     def pair_structure(self, i: int, j: int):
         """(value, reason) from structure for MI(V_i, V_j), or None."""
+        try:
+            with symbolic_budget(DEFAULT_SECONDS, f"the structure of MI(V{i + 1}, V{j + 1})"):
+                return self._pair_structure(i, j)
+        except SymbolicTimeout:
+            return None
+
+    def _pair_structure(self, i: int, j: int):
         laws = self.laws
         if self.constant(i) or self.constant(j):
             return xr(0), "a feature is constant at these parameters (MI 0 with everything)"

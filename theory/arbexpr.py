@@ -110,26 +110,26 @@ def _build(e, index):
         a = _build(e.args[0], index)
         return lambda env, an: _log(a(env, an), an)
     if isinstance(e, sp.sign):
-        a = _build(e.args[0], index)
-
-        def signval(env, an):
-            v = a(env, an)
-            if isinstance(v, acb):
-                raise UnsupportedExpression("sign(z) on a complex ball: resolve it first")
-            return arb(1) if v > 0 else (arb(-1) if v < 0 else arb(0))
-
-        return signval
+        return _real_only(_build(e.args[0], index), _sign, "sign")
     if isinstance(e, sp.Abs):
-        a = _build(e.args[0], index)
-
-        def absval(env, an):
-            v = a(env, an)
-            if isinstance(v, acb):
-                raise UnsupportedExpression("|z| on a complex ball: resolve the sign first")
-            return abs(v)
-
-        return absval
+        return _real_only(_build(e.args[0], index), abs, "|.|")
     raise UnsupportedExpression(f"cannot evaluate {type(e).__name__} ({e}) on balls")
+
+
+def _sign(v: arb) -> arb:
+    return arb(1) if v > 0 else (arb(-1) if v < 0 else arb(0))
+
+
+def _real_only(a, fn, name: str):
+    """fn of a real argument; on a complex ball the branch must be resolved first."""
+
+    def g(env, an):
+        v = a(env, an)
+        if isinstance(v, acb):
+            raise UnsupportedExpression(f"{name} on a complex ball: resolve it first")
+        return fn(v)
+
+    return g
 
 
 def _log(v, analytic):

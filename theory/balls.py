@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from flint import acb, arb
 
-__all__ = ["xlogx", "binary_entropy", "log_of", "ipow"]
+__all__ = ["xlogx", "binary_entropy", "log_of", "ipow", "ball"]
+
+
+def ball(q) -> arb:
+    """An exact rational (Fraction, int) as an arb at the working precision."""
+    if hasattr(q, "denominator"):
+        return arb(int(q.numerator)) / int(q.denominator)
+    return arb(q)
 
 
 def ipow(x, k: int):

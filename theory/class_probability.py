@@ -16,7 +16,7 @@ relative precision where it is small.
 Examples
 --------
 >>> import sympy as sp
->>> from flint import acb, arb
+>>> from flint import arb
 >>> from fstheory.theory.univariate import Accuracy, base_law
 >>> from fstheory.theory.laws import Uniform
 >>> from fstheory.theory.quadrature import flint_precision
@@ -33,16 +33,13 @@ import sympy as sp
 from flint import acb, arb
 
 from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.balls import ball
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import integrate_ball
 from fstheory.theory.univariate import Accuracy, Law1D
 
 __all__ = ["ClassProbability", "interval_probability"]
-
-
-def _arb(q) -> arb:
-    return arb(q.numerator) / q.denominator
 
 
 def _mass(law: Law1D, r1, r2):
@@ -187,7 +184,7 @@ class ClassProbability:
             return interval_probability(a, b, c, self.remaining[-1].law)
         r = self.remaining[j]
         lo, hi = r.law.box(self.acc.eps)
-        lo, hi = _arb(lo), _arb(hi)
+        lo, hi = ball(lo), ball(hi)
         level = len(self.syms) + j
         pts = [lo, *self._cuts.breakpoints(level, u, lo, hi), hi]
         tol, rel = self.acc.inner_tol, self.acc.inner_rel

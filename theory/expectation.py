@@ -24,16 +24,13 @@ import sympy as sp
 from flint import acb, arb
 
 from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.balls import ball
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF, product_integral
 from fstheory.theory.quadrature import best, integrate, integrate_ball, integrate_vector_balls
 from fstheory.theory.univariate import Accuracy, PELaw
 
 __all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre"]
-
-
-def _arb(q: Fraction) -> arb:
-    return arb(q.numerator) / q.denominator
 
 
 def _rat(q: Fraction):
@@ -52,7 +49,7 @@ class Integrand:
 
 def box_of(coord, acc: Accuracy) -> tuple:
     lo, hi = coord.law.box(acc.eps)
-    return _arb(lo), _arb(hi)
+    return ball(lo), ball(hi)
 
 
 
@@ -282,7 +279,7 @@ def _closed_fibre(us, others, a, r, q):
                 continue
             mid = (lo + hi) / 2
             p1 = other.law.pe.piece_at(mid)
-            p2 = us.law.pe.piece_at(alpha + _arb(beta) * mid)
+            p2 = us.law.pe.piece_at(alpha + ball(beta) * mid)
             if p1 is None or p2 is None:
                 continue
             val = product_integral(p1, p2, alpha, beta, lo, hi) * scale

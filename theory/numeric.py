@@ -60,7 +60,7 @@ import sympy as sp
 from flint import acb, arb
 
 from fstheory.theory.arbexpr import UnsupportedExpression, compile_expr, resolve_abs
-from fstheory.theory.balls import binary_entropy, xlogx
+from fstheory.theory.balls import ball, binary_entropy, xlogx
 from fstheory.theory.budget import SymbolicTimeout
 from fstheory.theory.class_probability import ClassProbability
 from fstheory.theory.coordinates import build, jacobian, partner_maps
@@ -74,15 +74,24 @@ from fstheory.theory.expectation import (
 )
 from fstheory.theory.extended import xr
 from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
-from fstheory.theory.quadrature import QuadratureError, best, flint_precision, integrate, to_mpf
+from fstheory.theory.quadrature import (
+    QuadratureError,
+    best,
+    flint_precision,
+    integrate,
+    time_limit,
+    to_mpf,
+)
 from fstheory.theory.rule import Rule
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
 from fstheory.theory.univariate import Normal as NormalLaw
 
-__all__ = ["NumericRoute", "NumericResult", "NumericUnsupported", "MAX_LEVELS"]
+__all__ = ["NumericRoute", "NumericResult", "NumericUnsupported", "MAX_LEVELS", "DEFAULT_SECONDS"]
 
 #: deepest nesting of numerical integrals the route attempts (beyond it: refused)
 MAX_LEVELS = 3
+#: default wall-time budget of one quantity, in seconds
+DEFAULT_SECONDS = 30.0
 
 
 class NumericUnsupported(ValueError):
@@ -115,11 +124,15 @@ class NumericRoute:
         The independent base variables and their laws, numeric parameters.
     rule : Rule, optional
         The class rule C = 1{rule.form >= 0} (needed by the class quantities).
+    seconds : float
+        Wall-time budget of one quantity's integrals; beyond it the quantity is refused
+        (:class:`NumericUnsupported`, the reason says so).
     """
 
-    def __init__(self, laws: dict, rule: Rule | None = None):
+    def __init__(self, laws: dict, rule: Rule | None = None, seconds: float = DEFAULT_SECONDS):
         self.laws = dict(laws)
         self.rule = rule
+        self.seconds = seconds
         self._memo: dict = {}
         self._extra_bits = _location_bits(self.laws)
 
@@ -136,7 +149,7 @@ class NumericRoute:
             return self._memo[key]
         acc = self._accuracy()
         try:
-            with flint_precision(acc.bits):
+            with flint_precision(acc.bits), time_limit(self.seconds):
                 value, error, method = compute(acc)
                 if error > acc.tol and abs(value) > error:
                     # small values: tighten the tolerance to keep the digits relative
@@ -437,8 +450,8 @@ def _entropy_tail(acc: Accuracy, n: int) -> arb:
 def _law_entropy(law, acc):
     """-int f ln f for a one-dimensional law (certified when the law is in closed form)."""
     lo, hi = law.box(acc.eps)
-    lo, hi = _q(lo), _q(hi)
-    pts = [lo, *[_q(p) for p in law.breakpoints() if lo < _q(p) < hi], hi]
+    lo, hi = ball(lo), ball(hi)
+    pts = [lo, *[ball(p) for p in law.breakpoints() if lo < ball(p) < hi], hi]
     tail = _entropy_tail(acc, 1)
     branch = None
     if law.closed:
@@ -452,10 +465,6 @@ def _law_entropy(law, acc):
 
 def _rat(q: Fraction):
     return sp.Rational(q.numerator, q.denominator)
-
-
-def _q(x) -> arb:
-    return arb(x.numerator) / x.denominator
 
 
 def _resolve(expr, syms, m):
@@ -731,7 +740,7 @@ def _gaussian_class_average(system, acc):
         return law.pdf(x) * binary_entropy((-t).erfc() / 2, t.erfc() / 2)
 
     lo, hi = law.box(acc.eps)
-    pts = [_q(lo), _q(hi)]
+    pts = [ball(lo), ball(hi)]
     v, e, how = best(branch, value, pts, acc.tol)
     return v, e + arb(2).log() * acc.eps, f"E[H_b(P(C=1|V))], bivariate normal, {how}"
 

@@ -50,19 +50,13 @@ from math import comb, factorial
 
 from flint import acb, arb
 
-from fstheory.theory.balls import ipow
+from fstheory.theory.balls import ball, ipow
 
-__all__ = ["PolyExp", "Piece", "gauss_smooth", "product_integral", "INF"]
+__all__ = ["PolyExp", "Piece", "gauss_smooth", "product_integral", "end_sum", "INF"]
 
 INF = math.inf
 
 Terms = dict  # (k: int, rate: Fraction) -> arb coefficient
-
-
-def _arb(q) -> arb:
-    if isinstance(q, Fraction):
-        return arb(q.numerator) / q.denominator
-    return arb(q)
 
 
 def _add(terms: Terms, key, coef) -> None:
@@ -74,7 +68,7 @@ def _add(terms: Terms, key, coef) -> None:
 
 def _poly_shift_terms(n: int, shift: Fraction) -> list:
     """(z - shift)^n = sum_l C(n, l) z^l (-shift)^(n-l): [(l, coefficient)]."""
-    return [(l, comb(n, l) * ipow(_arb(-shift), n - l)) for l in range(n + 1)]
+    return [(l, comb(n, l) * ipow(ball(-shift), n - l)) for l in range(n + 1)]
 
 
 def _antiderivative(n: int, g: Fraction) -> list:
@@ -82,7 +76,7 @@ def _antiderivative(n: int, g: Fraction) -> list:
     if g == 0:
         return [(n + 1, arb(1) / (n + 1))]
     out = []
-    ga = _arb(g)
+    ga = ball(g)
     for i in range(n + 1):
         coef = arb((-1) ** i * factorial(n) // factorial(n - i)) / ga ** (i + 1)
         out.append((n - i, coef))
@@ -95,14 +89,14 @@ def _at_constant(anti: list, g: Fraction, x) -> arb:
         if g == 0 or (g > 0) == (x > 0):
             raise ArithmeticError("divergent integral in a poly-exponential convolution")
         return arb(0)
-    xa = _arb(x)
-    return (_arb(g) * xa).exp() * sum((c * ipow(xa, i) for i, c in anti), arb(0))
+    xa = ball(x)
+    return (ball(g) * xa).exp() * sum((c * ipow(xa, i) for i, c in anti), arb(0))
 
 
 def _at_shift(anti: list, g: Fraction, shift: Fraction) -> Terms:
     """The antiderivative at x = z - shift, as terms in z (rate g)."""
     out: Terms = {}
-    factor = (-_arb(g) * _arb(shift)).exp()
+    factor = (-ball(g) * ball(shift)).exp()
     for i, c in anti:
         for l, cl in _poly_shift_terms(i, shift):
             _add(out, (l, g), factor * c * cl)
@@ -123,7 +117,7 @@ class Piece:
         self._local = {}
         ends = [e for e in (self.lo, self.hi) if e != INF and e != -INF]
         self._ends = ends
-        self._ends_arb = [_arb(e) for e in ends]
+        self._ends_arb = [ball(e) for e in ends]
         self._split = (self._ends_arb[0] + self._ends_arb[1]) / 2 if len(ends) == 2 else None
 
     def _origin(self, x) -> int:
@@ -142,10 +136,10 @@ class Piece:
             x0 = self._ends[i] if i >= 0 else Fraction(0)
             out: Terms = {}
             for (k, r), c in self.terms.items():
-                factor = c * (_arb(r) * _arb(x0)).exp() if r != 0 else c
+                factor = c * (ball(r) * ball(x0)).exp() if r != 0 else c
                 for l, cl in _poly_shift_terms(k, -x0):
                     _add(out, (l, r), factor * cl)
-            self._local[i] = [(k, _arb(r) if r != 0 else None, c) for (k, r), c in out.items()]
+            self._local[i] = [(k, ball(r) if r != 0 else None, c) for (k, r), c in out.items()]
         return self._local[i]
 
     def at(self, x, x_real=None):
@@ -178,20 +172,20 @@ class PolyExp:
     # --- constructors ---------------------------------------------------------------------------
     @staticmethod
     def uniform(lo: Fraction, hi: Fraction) -> "PolyExp":
-        return PolyExp([Piece(lo, hi, {(0, Fraction(0)): arb(1) / _arb(hi - lo)})])
+        return PolyExp([Piece(lo, hi, {(0, Fraction(0)): arb(1) / ball(hi - lo)})])
 
     @staticmethod
     def laplace(mu: Fraction, b: Fraction) -> "PolyExp":
         r = 1 / b
-        c = arb(1) / (2 * _arb(b))
+        c = arb(1) / (2 * ball(b))
         return PolyExp([
-            Piece(-INF, mu, {(0, r): c * (-_arb(r) * _arb(mu)).exp()}),
-            Piece(mu, INF, {(0, -r): c * (_arb(r) * _arb(mu)).exp()}),
+            Piece(-INF, mu, {(0, r): c * (-ball(r) * ball(mu)).exp()}),
+            Piece(mu, INF, {(0, -r): c * (ball(r) * ball(mu)).exp()}),
         ])
 
     @staticmethod
     def exponential(rate: Fraction) -> "PolyExp":
-        return PolyExp([Piece(Fraction(0), INF, {(0, -rate): _arb(rate)})])
+        return PolyExp([Piece(Fraction(0), INF, {(0, -rate): ball(rate)})])
 
     # --- queries --------------------------------------------------------------------------------
     def breakpoints(self) -> list:
@@ -232,7 +226,7 @@ class PolyExp:
         if a == 0:
             raise ValueError("affine map with a = 0")
         out = []
-        scale = arb(1) / abs(_arb(a)) if density else arb(1)
+        scale = arb(1) / abs(ball(a)) if density else arb(1)
         ainv = 1 / a
         for p in self.pieces:
             ends = [a * e + b if e not in (INF, -INF) else (e if a > 0 else -e) for e in (p.lo, p.hi)]
@@ -241,7 +235,7 @@ class PolyExp:
             for (k, r), c in p.terms.items():
                 # ((x - b)/a)^k e^(r (x - b)/a)
                 rate = r * ainv
-                factor = (-_arb(r) * _arb(b) * _arb(ainv)).exp() * ipow(_arb(ainv), k)
+                factor = (-ball(r) * ball(b) * ball(ainv)).exp() * ipow(ball(ainv), k)
                 for l, cl in _poly_shift_terms(k, b):
                     _add(terms, (l, rate), scale * c * factor * cl)
             out.append(Piece(lo, hi, terms))
@@ -270,7 +264,7 @@ class PolyExp:
             piece = Piece(p.lo, p.hi, terms)
             out.append(piece)
             if p.hi != INF:
-                acc = piece(_arb(p.hi))
+                acc = piece(ball(p.hi))
         last_hi = self.pieces[-1].hi if self.pieces else INF
         if last_hi != INF:
             out.append(Piece(last_hi, INF, {(0, Fraction(0)): acc}))
@@ -291,7 +285,7 @@ class PolyExp:
             piece = Piece(p.lo, p.hi, terms)
             out.append(piece)
             if p.lo != -INF:
-                acc = piece(_arb(p.lo))
+                acc = piece(ball(p.lo))
         first_lo = self.pieces[0].lo if self.pieces else -INF
         if first_lo != -INF:
             out.append(Piece(-INF, first_lo, {(0, Fraction(0)): acc}))
@@ -305,11 +299,11 @@ class PolyExp:
             lo = p.lo if p.lo != -INF else None
             hi = p.hi if p.hi != INF else None
             if lo is not None and hi is not None:
-                ball = arb((_arb(lo) + _arb(hi)) / 2, (_arb(hi) - _arb(lo)) / 2)
+                ball = arb((ball(lo) + ball(hi)) / 2, (ball(hi) - ball(lo)) / 2)
                 v = abs(p(ball)).upper()
             else:  # an exponential tail: its largest value is at its finite end
                 end = lo if lo is not None else hi
-                v = abs(p(_arb(end))).upper() if end is not None else arb("inf")
+                v = abs(p(ball(end))).upper() if end is not None else arb("inf")
             best = max(best, v) if best.is_finite() else best
         return best
 
@@ -334,7 +328,7 @@ def _prune(p: Piece) -> Terms:
 
 def _piece_convolution(p: Piece, q: Piece) -> list:
     a1, b1, a2, b2 = p.lo, p.hi, q.lo, q.hi
-    sums = sorted({_sum(a1, a2), _sum(a1, b2), _sum(b1, a2), _sum(b1, b2)})
+    sums = sorted({end_sum(a1, a2), end_sum(a1, b2), end_sum(b1, a2), end_sum(b1, b2)})
     out = []
     for zlo, zhi in zip(sums, sums[1:]):
         zm = _mid(zlo, zhi)
@@ -363,7 +357,8 @@ def _piece_convolution(p: Piece, q: Piece) -> list:
     return out
 
 
-def _sum(a, b):
+def end_sum(a, b):
+    """a + b for interval ends that may be infinite (Fractions or +-INF)."""
     if a in (INF, -INF):
         return a
     if b in (INF, -INF):
@@ -407,17 +402,17 @@ def product_integral(p: Piece, q: Piece, alpha: arb, beta: Fraction, lo: arb, hi
     '1.0000'
     """
     terms: Terms = {}
-    b = _arb(beta)
+    b = ball(beta)
     for (k1, r1), c1 in p.terms.items():
         for (k2, r2), c2 in q.terms.items():
-            factor = c1 * c2 * ((_arb(r2) * alpha).exp() if r2 != 0 else 1)
+            factor = c1 * c2 * ((ball(r2) * alpha).exp() if r2 != 0 else 1)
             g = r1 + r2 * beta
             for j in range(k2 + 1):
                 _add(terms, (k1 + j, g), factor * comb(k2, j) * ipow(alpha, k2 - j) * ipow(b, j))
     total = arb(0)
     for (n, g), c in terms.items():
         anti = _antiderivative(n, g)
-        ga = _arb(g)
+        ga = ball(g)
         for x, sign in ((hi, 1), (lo, -1)):
             e = (ga * x).exp() if g != 0 else 1
             total += sign * c * e * sum((ci * ipow(x, i) for i, ci in anti), arb(0))
@@ -456,13 +451,13 @@ def gauss_smooth(f: PolyExp, m, s, z, zmid: arb | None = None):
     s2 = s * s
     for p in f.pieces:
         for (k, lam), c in p.terms.items():
-            la = _arb(lam)
+            la = ball(lam)
             mu = u + la * s2
             mu_mid = umid + la * s2
-            ta = None if p.lo == -INF else (_arb(p.lo) - mu) / s
-            tb = None if p.hi == INF else (_arb(p.hi) - mu) / s
-            ta_mid = None if p.lo == -INF else ((_arb(p.lo) - mu_mid) / s).mid()
-            tb_mid = None if p.hi == INF else ((_arb(p.hi) - mu_mid) / s).mid()
+            ta = None if p.lo == -INF else (ball(p.lo) - mu) / s
+            tb = None if p.hi == INF else (ball(p.hi) - mu) / s
+            ta_mid = None if p.lo == -INF else ((ball(p.lo) - mu_mid) / s).mid()
+            tb_mid = None if p.hi == INF else ((ball(p.hi) - mu_mid) / s).mid()
             moments = [_normal_mass(ta, tb, ta_mid, tb_mid)]
             pa = _phi(ta) if ta is not None else 0
             pb = _phi(tb) if tb is not None else 0

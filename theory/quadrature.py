@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Callable, Sequence
 
 import mpmath
@@ -42,6 +43,7 @@ from flint import acb, arb, ctx
 
 __all__ = [
     "flint_precision",
+    "time_limit",
     "working_bits",
     "integrate",
     "integrate_ball",
@@ -50,6 +52,7 @@ __all__ = [
     "certified",
     "best",
     "QuadratureError",
+    "QuadratureTimeout",
     "to_mpf",
     "from_mpf",
 ]
@@ -61,6 +64,32 @@ EVAL_LIMIT = 4000
 
 class QuadratureError(ArithmeticError):
     """An integral that did not reach its tolerance (the caller refuses the quantity)."""
+
+
+class QuadratureTimeout(QuadratureError):
+    """The integrals of a quantity ran past their wall-time budget."""
+
+
+_DEADLINES: list = []  # (monotonic deadline, seconds) of the enclosing time limits
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Integrals inside the block raise :class:`QuadratureError` once ``seconds`` of wall time
+    have passed (checked at every refinement level): a quantity out of the time budget is
+    refused with that reason instead of running on."""
+    _DEADLINES.append((time.monotonic() + seconds, seconds))
+    try:
+        yield
+    finally:
+        _DEADLINES.pop()
+
+
+def _check_time() -> None:
+    if _DEADLINES:
+        deadline, seconds = min(_DEADLINES)
+        if time.monotonic() > deadline:
+            raise QuadratureTimeout(f"the integration needs more than its time budget of {seconds:g} s")
 
 
 @contextlib.contextmanager
@@ -136,6 +165,7 @@ def _tanh_sinh(f, a: arb, b: arb, tol: arb, max_level: int, rel, n: int):
     totals = [arb(0)] * n
     history = []
     for level in range(max_level + 1):
+        _check_time()
         sums = [arb(0)] * n
         for one_minus_x, w in _level_nodes(level, bits):
             if level == 0 and one_minus_x == 1:
@@ -259,6 +289,8 @@ def integrate_vector_balls(f, points, tol, n: int, rel=None) -> list:
     try:
         vs, es = integrate_vector(f, points, tol, n, rel)
         return [v + arb(0, e) for v, e in zip(vs, es)]
+    except QuadratureTimeout:
+        raise
     except QuadratureError:
         pts = _clean(points)
         lo, hi = pts[0], pts[-1]

@@ -44,7 +44,8 @@ import sympy as sp
 from flint import acb, arb
 
 from fstheory.theory import laws as L
-from fstheory.theory.polyexp import INF, PolyExp, gauss_smooth
+from fstheory.theory.balls import ball
+from fstheory.theory.polyexp import INF, PolyExp, end_sum, gauss_smooth
 from fstheory.theory.quadrature import integrate_ball
 
 __all__ = [
@@ -105,12 +106,6 @@ def to_fraction(value, bits: int = 200) -> Fraction:
     if not num.is_real:
         raise Unsupported(f"law parameter {value} is not real")
     return Fraction(str(num))
-
-
-def _arb(q) -> arb:
-    if isinstance(q, Fraction):
-        return arb(q.numerator) / q.denominator
-    return arb(q)
 
 
 def _exact(x: arb) -> Fraction:
@@ -186,9 +181,9 @@ class Law1D:
         lo, hi = self.support()
         centre = self._centre()
         if hi == INF:
-            hi = centre + _tail_point(lambda t: self.sf(_arb(centre + t)), eps / 2)
+            hi = centre + _tail_point(lambda t: self.sf(ball(centre + t)), eps / 2)
         if lo == -INF:
-            lo = centre - _tail_point(lambda t: self.cdf(_arb(centre - t)), eps / 2)
+            lo = centre - _tail_point(lambda t: self.cdf(ball(centre - t)), eps / 2)
         return lo, hi
 
     def _centre(self) -> Fraction:
@@ -243,7 +238,7 @@ class Normal(Law1D):
         return (2 * arb.pi() * arb(1).exp() * self.s * self.s).log() / 2
 
     def affine(self, a, b):
-        return Normal(_arb(a) * self.m + _arb(b), abs(_arb(a)) * self.s, a * self.m_frac + b)
+        return Normal(ball(a) * self.m + ball(b), abs(ball(a)) * self.s, a * self.m_frac + b)
 
     def box(self, eps):
         z = arb(2).sqrt() * eps.erfcinv()
@@ -255,7 +250,7 @@ class Logistic(Law1D):
 
     def __init__(self, mu: Fraction, s: Fraction):
         self.mu, self.s = mu, s
-        self._mu, self._s = _arb(mu), _arb(s)
+        self._mu, self._s = ball(mu), ball(s)
 
     def support(self):
         return -INF, INF
@@ -354,7 +349,7 @@ class PELaw(Law1D):
         return self._entropy
 
     def affine(self, a, b):
-        ent = None if self._entropy is None else self._entropy + abs(_arb(a)).log()
+        ent = None if self._entropy is None else self._entropy + abs(ball(a)).log()
         return PELaw(self.pe.affine(a, b), ent)
 
 
@@ -408,7 +403,7 @@ class Convolved(Law1D):
 
     def support(self):
         (a1, b1), (a2, b2) = self.a.support(), self.b.support()
-        return _fsum(a1, a2), _fsum(b1, b2)
+        return end_sum(a1, a2), end_sum(b1, b2)
 
     def breakpoints(self):
         return []
@@ -426,12 +421,12 @@ class Convolved(Law1D):
         """int f_A(u) g(x - u) du over A's box, split at A's breakpoints and centre and at the
         images x - p of B's breakpoints and centre (so that each piece holds at most one peak)."""
         (lo, hi), (blo, bhi) = self._boxes()
-        ulo = max(_arb(lo), x - _arb(bhi))
-        uhi = min(_arb(hi), x - _arb(blo))
+        ulo = max(ball(lo), x - ball(bhi))
+        uhi = min(ball(hi), x - ball(blo))
         if not ulo < uhi:
             return arb(0)
-        cuts = [_arb(p) for p in self.a.breakpoints() + [self.a._centre()]]
-        cuts += [x - _arb(p) for p in self.b.breakpoints() + [self.b._centre()]]
+        cuts = [ball(p) for p in self.a.breakpoints() + [self.a._centre()]]
+        cuts += [x - ball(p) for p in self.b.breakpoints() + [self.b._centre()]]
         inner = sorted((c for c in cuts if ulo < c < uhi), key=lambda t: t.mid())
         return integrate_ball(lambda u: self.a.pdf(u) * g(x - u), [ulo, *inner, uhi],
                               self.acc.inner_tol, self.acc.inner_rel)
@@ -443,12 +438,12 @@ class Convolved(Law1D):
         """P(A + B <= x) = int f_A(u) F_B(x - u) du: the integral where B's box holds x - u,
         plus P(A <= x - bhi) (there F_B(x - u) = 1 up to the box's mass)."""
         (_lo, _hi), (_blo, bhi) = self._boxes()
-        return self._conv(x, self.b.cdf) + self.a.cdf(x - _arb(bhi))
+        return self._conv(x, self.b.cdf) + self.a.cdf(x - ball(bhi))
 
     def sf(self, x):
         """P(A + B > x) = int f_A(u) S_B(x - u) du, plus P(A > x - blo) (S_B = 1 there)."""
         (_lo, _hi), (blo, _bhi) = self._boxes()
-        return self._conv(x, self.b.sf) + self.a.sf(x - _arb(blo))
+        return self._conv(x, self.b.sf) + self.a.sf(x - ball(blo))
 
     def pdf_branch(self, x0):
         raise NotClosed("numerical convolution has no closed branch")
@@ -463,14 +458,6 @@ class Convolved(Law1D):
         return a1 + a2, b1 + b2
 
 
-def _fsum(a, b):
-    if a in (INF, -INF):
-        return a
-    if b in (INF, -INF):
-        return b
-    return a + b
-
-
 # --- construction ----------------------------------------------------------------------------------
 
 
@@ -479,24 +466,24 @@ def base_law(law: L.Law, acc: Accuracy) -> Law1D:
     bits = acc.bits
     if isinstance(law, L.Uniform):
         lo, hi = (to_fraction(p, bits) for p in law.params)
-        return PELaw(PolyExp.uniform(lo, hi), _arb(hi - lo).log())
+        return PELaw(PolyExp.uniform(lo, hi), ball(hi - lo).log())
     if isinstance(law, L.Normal):
         mu, s = law.params
-        return Normal(_sym_arb(mu, bits), _sym_arb(s, bits), to_fraction(mu, bits))
+        return Normal(_symball(mu, bits), _symball(s, bits), to_fraction(mu, bits))
     if isinstance(law, L.Laplace):
         mu, b = (to_fraction(p, bits) for p in law.params)
-        return PELaw(PolyExp.laplace(mu, b), 1 + (2 * _arb(b)).log())
+        return PELaw(PolyExp.laplace(mu, b), 1 + (2 * ball(b)).log())
     if isinstance(law, L.Logistic):
         mu, s = (to_fraction(p, bits) for p in law.params)
         return Logistic(mu, s)
     exp_cls = getattr(L, "Exponential", None)
     if exp_cls is not None and isinstance(law, exp_cls):
         (rate,) = (to_fraction(p, bits) for p in law.params)
-        return PELaw(PolyExp.exponential(rate), 1 - _arb(rate).log())
+        return PELaw(PolyExp.exponential(rate), 1 - ball(rate).log())
     raise Unsupported(f"no numerical form for the law {law!r}")
 
 
-def _sym_arb(value, bits: int) -> arb:
+def _symball(value, bits: int) -> arb:
     value = sp.sympify(value)
     if value.is_Rational:
         return arb(int(value.p)) / int(value.q)
