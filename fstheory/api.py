@@ -167,12 +167,15 @@ class ScenarioPoint:
         Parameters
         ----------
         method : str
-            mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs or maxmifs (case-insensitive).
+            mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs, or the 3-D methods jmi,
+            cmim, jmim, cife, disr, icap (case-insensitive).
         beta : number or str, optional
             In [0, 1]; required by mifs and mifs-u, refused by the others. A string or a
             Fraction is read exactly (``"0.4"`` is 2/5), a float through its repr.
-        reading : {"table", "text"}, optional
-            Which written form of the objective (default: the method's; docs/orderings.md).
+        reading : str, optional
+            Which written form of the objective (default: the method's): "table" or "text"
+            for the 2-D methods; "original", "unified", "interaction" or "fleuret" (CMIM)
+            for the 3-D ones (docs/orderings.md).
         zero_beta : {"explicit", "drop"}
             At beta = 0 (mifs, mifs-u only): evaluate 0*inf as written, or drop the term.
         digits : int
@@ -190,6 +193,31 @@ class ScenarioPoint:
                        digits=digits, values=self._values.get(digits))  # options checked first
         self._values.setdefault(digits, result.values)
         return Ordering(result)
+
+    def relevance(self, *, digits: int = 30):
+        """Each feature's relevance class and the relevance-optimal sets (paper Section 3),
+        derived from the declarations' structure and the values at this point.
+
+        Returns
+        -------
+        fstheory.theory.relevance.RelevanceReport
+            ``optimal_sets`` (tuple of frozensets of 0-based feature indices, or None with
+            ``optimal_reason`` when undecidable) and ``classes`` (strongly relevant, weakly
+            relevant, irrelevant or undecided, each with its reason).
+
+        Examples
+        --------
+        >>> import fstheory
+        >>> r = fstheory.scenario("uniform", k="0.2").relevance(digits=20)
+        >>> sorted(sorted(s) for s in r.optimal_sets)
+        [[0, 3], [0, 6], [1, 3], [1, 6], [3, 6]]
+        >>> r.classes[4].label, r.classes[4].kind
+        ('Z', 'irrelevant')
+        """
+        from fstheory.theory.relevance import classify
+
+        digits = _check_digits(digits)
+        return classify(self.bound, digits, values=self._values.get(digits))
 
     def __repr__(self) -> str:
         from fstheory.scenarios.declaration import param_text

@@ -359,6 +359,34 @@ def _progress_bar(label: str):
     return bar
 
 
+def _quantity_line():
+    """A callback showing, on one updating stderr line, the numerical quantity being computed
+    (nothing when stderr is not a terminal)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(what: str) -> None:
+        sys.stderr.write(f"\r\033[Kcomputing {what[:100]} ...")
+        sys.stderr.flush()
+
+    return show
+
+
+def _with_progress(func, args) -> int:
+    """Run a command with the numerical quantities it computes shown on stderr (a terminal)."""
+    show = _quantity_line()
+    if show is None:
+        return func(args)
+    from fstheory.theory.numeric import announce_to
+
+    try:
+        with announce_to(show):
+            return func(args)
+    finally:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
 def _estimator_options(items) -> dict:
     from fstheory.scenarios.declaration import ParameterError
 
@@ -441,7 +469,7 @@ def main(argv=None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return EXIT_USAGE
-        return args.func(args)
+        return _with_progress(args.func, args)
     except UserInputError as exc:
         print(f"fstheory: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -6,14 +6,18 @@ With ``joint=True`` the JSON object gains ``h_class`` (H(C)) and four n x n matr
 (H(Vi, Vj, C)), with the same string conventions ("+inf", "-inf", decimal strings, "not
 computed"), and ``joint_not_computed``: for every cell not computed, the matrix, the 0-based
 cell and the reason. The plain text shows the four matrices as tables.
+
+A value the engine could not compute prints as ``not computed`` followed by the reason on the
+same line; the JSON lists every such value under ``not_computed`` (quantity and reason).
 """
 
 from __future__ import annotations
 
 from fstheory.scenarios.declaration import param_text
+from fstheory.theory.extended import Form
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["values_json", "values_text", "param_text", "JOINT_MATRICES", "TABLE_DIGITS"]
+__all__ = ["values_json", "values_text", "param_text", "missing_values", "JOINT_MATRICES", "TABLE_DIGITS"]
 
 #: (JSON key, JointValues attribute, title) of the joint matrices, in output order
 JOINT_MATRICES = (
@@ -27,6 +31,22 @@ JOINT_MATRICES = (
 TABLE_DIGITS = 8
 
 
+def _missing(x) -> bool:
+    return x.is_indeterminate and x.form is Form.NOT_COMPUTED
+
+
+def missing_values(values: ScenarioValues) -> list[dict]:
+    """The values that are not computed: [{"quantity": "MI(C,X)", "reason": ...}]."""
+    out = []
+    n = values.n_features
+    items = [x for x in values.entropy] + [x for x in values.mi_class]
+    items += [values.mi(i, j) for i in range(n) for j in range(i + 1, n)]
+    for x in items:
+        if _missing(x):
+            out.append({"quantity": x.label, "reason": x.cause})
+    return out
+
+
 def values_json(values: ScenarioValues, digits: int, joint: bool = False) -> dict:
     """The JSON object of ``fstheory values --json`` (values as decimal strings or +inf/-inf)."""
     out = {
@@ -36,6 +56,7 @@ def values_json(values: ScenarioValues, digits: int, joint: bool = False) -> dic
         "entropy": [x.text(digits) for x in values.entropy],
         "mi_class": [x.text(digits) for x in values.mi_class],
         "mi_features": [[x.text(digits) for x in row] for row in values.mi_features],
+        "not_computed": missing_values(values),
     }
     if joint:
         jv = values.joint_values()
@@ -51,6 +72,10 @@ def values_json(values: ScenarioValues, digits: int, joint: bool = False) -> dic
             missing.insert(0, {"matrix": "h_class", "cell": None, "reason": jv.h_class.cause})
         out["joint_not_computed"] = missing
     return out
+
+
+def _cell(x, digits: int) -> str:
+    return f"not computed ({x.cause})" if _missing(x) else x.text(digits)
 
 
 def _table(labels, matrix, digits: int) -> list[str]:
@@ -69,15 +94,19 @@ def values_text(values: ScenarioValues, digits: int, joint: bool = False) -> str
     w = max(len(s) for s in values.labels) + 4
     lines.append(f"{'feature':<{w}}  {'h(V)':<{digits + 8}}  MI(C,V)")
     for i, label in enumerate(values.labels):
+        h = values.entropy[i]
+        h_text = "not computed (see below)" if _missing(h) else h.text(digits)
         lines.append(
-            f"{'V' + str(i + 1) + ' ' + label:<{w}}  {values.entropy[i].text(digits):<{digits + 8}}"
-            f"  {values.mi_class[i].text(digits)}"
+            f"{'V' + str(i + 1) + ' ' + label:<{w}}  {h_text:<{digits + 8}}"
+            f"  {_cell(values.mi_class[i], digits)}"
         )
+        if _missing(h):
+            lines.append(f"{'':<{w}}  h({label}) not computed: {h.cause}")
     lines += ["", "MI(Vi, Vj), i > j (finite values; the diagonal is +inf):"]
     for i in range(values.n_features):
         for j in range(i):
             lines.append(
-                f"  MI({values.labels[i]}, {values.labels[j]}) = {values.mi(i, j).text(digits)}"
+                f"  MI({values.labels[i]}, {values.labels[j]}) = {_cell(values.mi(i, j), digits)}"
             )
     if joint:
         lines += _joint_text(values, digits)

@@ -229,15 +229,38 @@ def render_label(template: str, params: Mapping[str, sp.Rational]) -> str:
 
 @dataclass(frozen=True)
 class ClassRule:
-    """C = 1{ sum_b w_b * b >= threshold }: the paper's C_k = 1{X + kY >= 0} (eq. (class_Ck))."""
+    """The class rule C = 1{rule}: a linear threshold ``C = 1{sum_b w_b * b >= threshold}`` (the
+    paper's C_k = 1{X + kY >= 0}, eq. (class_Ck)) given by ``weights`` and ``threshold``, or a
+    polynomial rule ``C = 1{form >= 0}`` (``X*Y >= 0``, ``r - X^2 - Y^2 >= 0``) given by ``form``.
 
-    weights: Mapping[sp.Symbol, sp.Expr]
+    >>> import sympy as sp
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> ClassRule({X: 1, Y: 2}, 1).describe(), ClassRule(form=X * Y).describe()
+    ('C = 1{X + 2*Y >= 1}', 'C = 1{X*Y >= 0}')
+    >>> ClassRule(form=X * Y).is_linear, ClassRule({X: 1}).rule_form()
+    (False, X)
+    """
+
+    weights: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
     threshold: sp.Expr = sp.Integer(0)
+    form: sp.Expr | None = None
+
+    @property
+    def is_linear(self) -> bool:
+        return self.form is None
 
     def linear_form(self) -> sp.Expr:
         return sp.Add(*(w * b for b, w in self.weights.items()))
 
+    def rule_form(self) -> sp.Expr:
+        """F with C = 1{F >= 0}."""
+        if self.form is not None:
+            return self.form
+        return self.linear_form() - sp.sympify(self.threshold)
+
     def describe(self) -> str:
+        if self.form is not None:
+            return f"C = 1{{{sp.sstr(self.form)} >= 0}}"
         return f"C = 1{{{sp.sstr(self.linear_form())} >= {sp.sstr(self.threshold)}}}"
 
 
@@ -306,7 +329,9 @@ class Scenario:
                 raise ParameterError(f"base variable {sym}: {exc}{f' at {at}' if at else ''}") from None
         for check in self.checks:
             check(params)
-        return BoundScenario(self, params)
+        bound = BoundScenario(self, params)
+        _check_bound(bound)
+        return bound
 
 
 @dataclass(frozen=True)
@@ -328,11 +353,50 @@ class BoundScenario:
         return [f.expr.subs(self.subs) for f in self.scenario.features]
 
     def class_weights(self) -> dict:
+        """The weights of a linear rule (a ParameterError for a polynomial rule)."""
         rule = self.scenario.class_rule
+        if not rule.is_linear:
+            raise ParameterError(
+                f"scenario '{self.scenario.name}': the class rule {rule.describe()} is not a "
+                "linear threshold (this use needs one)")
         return {b: sp.sympify(w).subs(self.subs) for b, w in rule.weights.items()}
 
     def class_threshold(self) -> sp.Expr:
+        self.class_weights()
         return sp.sympify(self.scenario.class_rule.threshold).subs(self.subs)
+
+    def class_rule(self):
+        """The bound rule (:class:`fstheory.theory.rule.Rule`): C = 1{form >= 0}."""
+        from fstheory.theory.rule import Rule
+
+        return Rule(sp.expand(sp.sympify(self.scenario.class_rule.rule_form()).subs(self.subs)))
 
     def display_labels(self) -> list[str]:
         return [f.display(self.params) for f in self.scenario.features]
+
+
+def _finite(expr) -> bool:
+    expr = sp.sympify(expr)
+    if expr.has(sp.zoo, sp.oo, -sp.oo, sp.nan):
+        return False
+    return all(a.is_finite is not False for a in sp.preorder_traversal(expr) if a.is_number)
+
+
+def _check_bound(bound: BoundScenario) -> None:
+    """At the bound values: every feature and the rule are finite real expressions, and each
+    feature is real on the support of its base variables (``sqrt(Y)`` with Y ~ Unif(-a, 1) is
+    refused when a > 0)."""
+    from fstheory.theory.feature_maps import domain_problem
+
+    laws = bound.laws()
+    params = ", ".join(f"{k} = {param_text(v)}" for k, v in bound.params.items())
+    for f, expr in zip(bound.scenario.features, bound.feature_exprs()):
+        if not _finite(expr):
+            raise ParameterError(f"feature {f.label} = {expr} is not finite at {params}")
+        why = domain_problem(expr, laws)
+        if why:
+            raise ParameterError(f"feature {f.label}: {why} (at {params})")
+    form = sp.expand(sp.sympify(bound.scenario.class_rule.rule_form()).subs(bound.subs))
+    if not _finite(form):
+        raise ParameterError(f"class rule {bound.scenario.class_rule.describe()}: a coefficient "
+                             f"is not finite at {params}")

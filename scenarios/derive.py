@@ -1,6 +1,7 @@
 """Derive, for a declared scenario and general parameters, how each quantity is obtained.
 
-For every h(V_i), MI(C, V_i) and MI(V_i, V_j) the derivation is one of
+For every h(V_i), MI(C, V_i) and MI(V_i, V_j) the derivation, with the parameters as symbols, is
+one of
 
 * ``structure``: +inf (functional dependence, or the diagonal) or 0 (independence, or a symmetry
   of the class rule), with the reason;
@@ -10,8 +11,9 @@ For every h(V_i), MI(C, V_i) and MI(V_i, V_j) the derivation is one of
   (:mod:`fstheory.theory.numeric`).
 
 The derivation depends on the declaration only, so it is computed once per scenario and reused
-for every parameter point (:mod:`fstheory.scenarios.evaluate`). It is also what the general-expression
-tables of the reports render.
+for every parameter point (:mod:`fstheory.scenarios.evaluate`, which re-checks every structural
+shortcut with the bound numbers first). It is also what the general-expression tables of the
+reports render.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import Scenario
 from fstheory.theory import law_algebra, structure
+from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 
 __all__ = ["Derivation", "ScenarioDerivation", "derive"]
 
@@ -75,18 +78,23 @@ def _derive_entropy(expr, laws) -> Derivation:
 
 def _derive_mi_class(expr, scenario: Scenario, laws) -> Derivation:
     rule = scenario.class_rule
-    weights = {b: sp.sympify(w) for b, w in rule.weights.items()}
-    threshold = sp.sympify(rule.threshold)
-    class_vars = {b for b, w in weights.items() if w != 0}
+    form = sp.expand(sp.sympify(rule.rule_form()))
+    class_vars = structure.bases_of(form, laws)
     if structure.bases_of(expr, laws).isdisjoint(class_vars):
         return Derivation("structure", sp.Integer(0), "independent of the class (no common base variable)")
-    tau = structure.class_symmetry(expr, weights, threshold, laws)
+    tau = structure.class_symmetry(expr, form, laws)
     if tau is not None:
         return Derivation(
             "structure",
             sp.Integer(0),
             f"symmetry {tau.describe()} fixes the feature and swaps the classes",
         )
+    if structure.gaussian_independent(expr, form, laws):
+        return Derivation("structure", sp.Integer(0), "jointly normal and uncorrelated with the rule")
+    if not rule.is_linear:
+        return Derivation("numeric", reason="numerical integration of the mixed MI")
+    weights = {b: sp.sympify(w) for b, w in rule.weights.items()}
+    threshold = sp.sympify(rule.threshold)
     reduced = _reduce_bijection(expr, laws)
     known = (scenario.closed_forms or {}).get("mi_class", {})
     for key, form in known.items():
@@ -110,15 +118,27 @@ def _derive_pair(e1, e2, laws) -> Derivation:
     return Derivation("numeric", reason="numerical integration")
 
 
+def _budgeted(step, what: str) -> Derivation:
+    """One derivation inside the symbolic time budget; a step that runs out of time leaves the
+    quantity to the numerical route (with the reason), never hangs."""
+    try:
+        with symbolic_budget(DEFAULT_SECONDS, what):
+            return step()
+    except SymbolicTimeout as exc:
+        return Derivation("numeric", reason=f"no closed form ({exc})")
+
+
 def _derive(scenario: Scenario) -> ScenarioDerivation:
     laws = dict(scenario.base)
     exprs = [f.expr for f in scenario.features]
     n = len(exprs)
-    entropy = tuple(_derive_entropy(e, laws) for e in exprs)
-    mi_class = tuple(_derive_mi_class(e, scenario, laws) for e in exprs)
+    entropy = tuple(_budgeted(lambda: _derive_entropy(e, laws), f"the law of {e}") for e in exprs)
+    mi_class = tuple(_budgeted(lambda: _derive_mi_class(e, scenario, laws), f"MI(C, {e})")
+                     for e in exprs)
     matrix = [[None] * n for _ in range(n)]
     for i in range(n):
         matrix[i][i] = Derivation("structure", sp.oo, "a feature with itself")
         for j in range(i + 1, n):
-            matrix[i][j] = matrix[j][i] = _derive_pair(exprs[i], exprs[j], laws)
+            matrix[i][j] = matrix[j][i] = _budgeted(
+                lambda: _derive_pair(exprs[i], exprs[j], laws), f"MI({exprs[i]}, {exprs[j]})")
     return ScenarioDerivation(scenario, entropy, mi_class, tuple(map(tuple, matrix)))

@@ -97,9 +97,9 @@ class PairDerivation:
 
 
 def class_event(bound: BoundScenario) -> det.ClassEvent:
-    """The class of a bound scenario as ``C = 1{expr >= threshold}``."""
-    weights = bound.class_weights()
-    return det.ClassEvent(sp.Add(*(w * b for b, w in weights.items())), bound.class_threshold())
+    """The class of a bound scenario as ``C = 1{expr >= threshold}``: the bound rule's form
+    (linear or not) with threshold 0."""
+    return det.ClassEvent(bound.class_rule().form, 0)
 
 
 def _join(labels) -> str:

@@ -1,11 +1,26 @@
 """Evaluate a bound scenario: every entropy and MI as an extended real, to the requested digits.
 
-Closed forms (:mod:`fstheory.scenarios.derive`) are evaluated exactly where possible (sympy, with
-one-sided limits at the ends of a parameter's range) and then numerically with mpmath at
-``digits + GUARD_DIGITS`` significant digits; quantities with no closed form go to the numerical
-route (:mod:`fstheory.theory.numeric`); a quantity outside that route's reach is reported as "not
-computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`), never guessed. Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the
-extended-real arithmetic of the orderings can say which term made an objective indeterminate.
+For each quantity, in this order:
+
+1. **Structure at the bound parameters** (:mod:`fstheory.theory.structure`), re-checked with the
+   numbers, since a shortcut that holds for general parameters may fail at a point and one that
+   fails in general may hold at a point: a feature constant here (``k*Y`` at k = 0) has
+   h = -inf and MI 0 with everything; a class constant here has MI 0 with every feature;
+   disjoint base variables give independence; a class-swapping symmetry (its hypotheses --
+   threshold, symmetric laws -- checked with the numbers), or jointly normal uncorrelated linear
+   forms, give MI(C, V) = 0; a class that is a function of V gives MI(C, V) = H(C); a Jacobian of
+   rank 1 between two non-constant features gives MI = +inf.
+2. **Closed forms** of the derivation (:mod:`fstheory.scenarios.derive`), evaluated exactly where
+   possible (sympy, with one-sided limits at the ends of a parameter's range) and then with
+   mpmath at ``digits + GUARD_DIGITS`` significant digits.
+3. **The numerical route** (:mod:`fstheory.theory.numeric`). A value it cannot compute to the
+   requested digits -- out of its reach, or indistinguishable from 0 at the working precision
+   without a structural reason for a zero -- is "not computed"
+   (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`) with the reason, never guessed.
+
+Each value is labelled ("h(X)", "MI(C,X)", "MI(X,X-Y)") so that the extended-real arithmetic of
+the orderings can say which term made an objective indeterminate; ``provenance`` says how each
+was obtained (and why a value is missing).
 
 Examples
 --------
@@ -19,18 +34,22 @@ Examples
 
 from __future__ import annotations
 
+import sys
+import time
+
 import mpmath
 import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.scenarios.derive import Derivation, derive
 from fstheory.scenarios.evaluate_joint import joint_source
-from fstheory.theory import numeric
+from fstheory.theory import numeric, structure
+from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["evaluate", "limit_directions"]
+__all__ = ["evaluate", "limit_directions", "not_computed"]
 
 
 def limit_directions(bound: BoundScenario) -> dict:
@@ -46,6 +65,11 @@ def limit_directions(bound: BoundScenario) -> dict:
     return out
 
 
+def not_computed(why: str) -> tuple[ExtendedReal, str]:
+    """The "not computed" value with its reason, and the provenance line."""
+    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, why), f"not computed: {why}"
+
+
 def _closed_value(d: Derivation, bound: BoundScenario, dirs: dict) -> tuple[ExtendedReal, str]:
     exact = exact_value(d.expr, bound.subs, dirs)
     if exact == sp.oo:
@@ -57,54 +81,172 @@ def _closed_value(d: Derivation, bound: BoundScenario, dirs: dict) -> tuple[Exte
     return xr(mp_value(exact)), d.reason
 
 
-def _value(d: Derivation, bound, dirs, numeric_fn) -> tuple[ExtendedReal, str]:
-    if d.kind == "structure":
-        return (POS_INF if d.expr == sp.oo else xr(0)), d.reason
-    if d.kind == "closed":
-        return _closed_value(d, bound, dirs)
+def _numeric(fn, digits: int) -> tuple[ExtendedReal, str]:
     try:
-        result = numeric_fn()
+        result = fn()
     except numeric.NumericUnsupported as exc:
-        why = f"the numerical route cannot compute it reliably ({exc})"
-        return ExtendedReal.indeterminate(Form.NOT_COMPUTED, why), f"not computed: {why}"
-    return result.as_extended(), f"{d.reason} ({result.describe()})"
+        return not_computed(f"the numerical route cannot compute it ({exc})")
+    value, error = result.value, result.error
+    if error >= 1:
+        return not_computed(f"the integration error bound {mpmath.nstr(error, 2)} leaves no "
+                            "correct digit (the rule or a feature may be badly scaled)")
+    if abs(value) <= error:
+        return not_computed(
+            f"indistinguishable from 0 at the working precision (|value| <= {mpmath.nstr(error, 2)}) "
+            "and no structural reason for an exact 0 was found")
+    if error > abs(value) * mpmath.mpf(10) ** (-digits):
+        return not_computed(f"only about {int(mpmath.log10(abs(value) / error))} correct digits "
+                            f"reached ({result.describe()})")
+    return result.as_extended(), result.describe()
 
 
-def evaluate(bound: BoundScenario, digits: int = 30) -> ScenarioValues:
-    """All entropies and MIs of ``bound`` with ``digits`` significant digits."""
+class _Point:
+    """The bound scenario's expressions, laws and rule, and the structural checks on them."""
+
+    def __init__(self, bound: BoundScenario):
+        self.laws = bound.laws()
+        self.exprs = [sp.expand(e) for e in bound.feature_exprs()]
+        self.rule = bound.class_rule()
+        self.form = self.rule.form
+        self.params = ", ".join(f"{k} = {v}" for k, v in bound.params.items())
+
+    def constant(self, i: int) -> bool:
+        return structure.is_constant(self.exprs[i], self.laws)
+
+    def class_structure(self, i: int):
+        """(kind, reason) with kind "zero" or "class-entropy", or None (also when the symbolic
+        checks run out of their time budget: the numerical route then decides)."""
+        try:
+            with symbolic_budget(DEFAULT_SECONDS, f"the structure of MI(C, {self.exprs[i]})"):
+                return self._class_structure(i)
+        except SymbolicTimeout:
+            return None
+
+    def _class_structure(self, i: int):
+        e, laws, form = self.exprs[i], self.laws, self.form
+        if self.constant(i):
+            return "zero", f"{e} is constant at these parameters (MI 0 with everything)"
+        if structure.is_constant(form, laws):
+            return "zero", "the class is constant at these parameters"
+        if structure.bases_of(e, laws).isdisjoint(structure.bases_of(form, laws)):
+            return "zero", "independent of the class (no common base variable at these parameters)"
+        tau = structure.class_symmetry(e, form, laws)
+        if tau is not None:
+            return "zero", f"symmetry {tau.describe()} fixes the feature and swaps the classes"
+        if structure.gaussian_independent(e, form, laws):
+            return "zero", "jointly normal and uncorrelated with the rule's linear form"
+        if structure.class_determined(e, form, laws):
+            return "class-entropy", "the class is a function of the feature: MI(C, V) = H(C)"
+        return None
+
+    def pair_structure(self, i: int, j: int):
+        """(value, reason) from structure for MI(V_i, V_j), or None."""
+        try:
+            with symbolic_budget(DEFAULT_SECONDS, f"the structure of MI(V{i + 1}, V{j + 1})"):
+                return self._pair_structure(i, j)
+        except SymbolicTimeout:
+            return None
+
+    def _pair_structure(self, i: int, j: int):
+        laws = self.laws
+        if self.constant(i) or self.constant(j):
+            return xr(0), "a feature is constant at these parameters (MI 0 with everything)"
+        e1, e2 = self.exprs[i], self.exprs[j]
+        if structure.bases_of(e1, laws).isdisjoint(structure.bases_of(e2, laws)):
+            return xr(0), "independent (disjoint base variables)"
+        if structure.jacobian_rank_deficient(e1, e2, laws):
+            return POS_INF, "functionally dependent (Jacobian of rank 1)"
+        if structure.gaussian_independent(e1, e2, laws):
+            return xr(0), "independent (jointly normal and uncorrelated)"
+        return None
+
+
+def _stderr_progress():
+    """A counter on stderr after the first few seconds (only when stderr is a terminal)."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        if time.monotonic() - start < 3:
+            return
+        sys.stderr.write(f"\rvalues: {done}/{total} quantities")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def evaluate(bound: BoundScenario, digits: int = 30, progress=None) -> ScenarioValues:
+    """All entropies and MIs of ``bound`` with ``digits`` significant digits.
+
+    ``progress(done, total)``, if given, is called after each quantity; by default a counter is
+    shown on stderr when it is a terminal and the evaluation takes more than a few seconds.
+    """
     if not isinstance(digits, int) or digits < 1 or digits > 100:
         raise ValueError(f"digits must be an integer in [1, 100] (got {digits!r})")
     der = derive(bound.scenario)
     labels = bound.display_labels()
     dirs = limit_directions(bound)
-    exprs = bound.feature_exprs()
-    laws = bound.laws()
-    weights, threshold = bound.class_weights(), bound.class_threshold()
+    point = _Point(bound)
+    exprs = point.exprs
     n = len(labels)
     prov: dict = {}
+    total = 2 * n + n * (n + 1) // 2
+    done = 0
+    progress = progress if progress is not None else _stderr_progress()
+
+    def tick():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     with mpmath.workdps(digits + GUARD_DIGITS):
-        route = numeric.NumericRoute(laws)
+        route = numeric.NumericRoute(point.laws, point.rule)
         entropy, mi_class = [], []
         for i in range(n):
-            v, why = _value(der.entropy[i], bound, dirs, lambda: route.entropy(exprs[i]))
+            if point.constant(i):
+                v, why = NEG_INF, f"{exprs[i]} is constant at these parameters (no density)"
+            elif der.entropy[i].kind == "closed":
+                v, why = _closed_value(der.entropy[i], bound, dirs)
+            else:
+                v, why = _numeric(lambda: route.entropy(exprs[i]), digits)
+                why = f"{der.entropy[i].reason}: {why}" if v.is_determinate else why
             entropy.append(v.named(f"h({labels[i]})"))
             prov[("h", i)] = why
-            v, why = _value(
-                der.mi_class[i], bound, dirs,
-                lambda: route.mi_class(exprs[i], weights, threshold),
-            )
+            tick()
+            found = point.class_structure(i)
+            if found is not None and found[0] == "zero":
+                v, why = xr(0), found[1]
+            elif found is not None:
+                v, why = _numeric(route.class_entropy, digits)
+                why = f"{found[1]} ({why})" if v.is_determinate else why
+            elif der.mi_class[i].kind == "closed":
+                v, why = _closed_value(der.mi_class[i], bound, dirs)
+            else:
+                v, why = _numeric(lambda: route.mi_class(exprs[i]), digits)
             mi_class.append(v.named(f"MI(C,{labels[i]})"))
             prov[("mi_c", i)] = why
+            tick()
         matrix = [[None] * n for _ in range(n)]
         for i in range(n):
             for j in range(i, n):
-                v, why = _value(
-                    der.mi_features[i][j], bound, dirs,
-                    lambda: route.mi_pair(exprs[i], exprs[j]),
-                )
+                if i == j:
+                    v, why = POS_INF, "a feature with itself"
+                else:
+                    found = point.pair_structure(i, j)
+                    if found is not None:
+                        v, why = found
+                    elif der.mi_features[i][j].kind == "closed":
+                        v, why = _closed_value(der.mi_features[i][j], bound, dirs)
+                    else:
+                        v, why = _numeric(lambda: route.mi_pair(exprs[i], exprs[j]), digits)
                 matrix[i][j] = v.named(f"MI({labels[i]},{labels[j]})")
                 matrix[j][i] = v.named(f"MI({labels[j]},{labels[i]})")
                 prov[("mi", i, j)] = prov[("mi", j, i)] = why
+                tick()
     return ScenarioValues(
         scenario=bound.scenario.name,
         params=dict(bound.params),

@@ -19,8 +19,8 @@ Examples
 ('0.693147180560', '0.693147180560', '0.623832462504')
 >>> v.cmi_c(1, 0).text(), v.mi_given_c(0, 1).text(), v.h_pair_c(0, 1).text()
 ('0', '+inf', '-inf')
->>> v.mi_c_pair(2, 3).text(), v.mi_c_pair(2, 3).cause
-('not computed', 'MI(C;{Y^2,X-Y}) not computed: no numerical route for the MI of a set of features yet')
+>>> v.mi_c_pair(2, 3).text(12)  # MI(C;{Y^2,X-Y}): the numerical route, fibre {(x, y), (x-2y, -y)}
+'0.504107040407'
 """
 
 from __future__ import annotations
@@ -57,8 +57,7 @@ def pair_label(a: str, b: str) -> str:
 
 
 def _route(bound: BoundScenario):
-    # The engine branch builds the route with the bound class rule, NumericRoute(laws, rule).
-    return numeric.NumericRoute(bound.laws())
+    return numeric.NumericRoute(bound.laws(), bound.class_rule())
 
 
 def _numeric(fn, label):

@@ -10,7 +10,7 @@ Examples
 >>> get_scenario("gaussian")
 Traceback (most recent call last):
 ...
-fstheory.scenarios.declaration.ParameterError: unknown scenario 'gaussian' (allowed: uniform, normal, laplace)
+fstheory.scenarios.declaration.ParameterError: unknown scenario 'gaussian' (allowed: uniform, normal, laplace, three-variable, threshold, xor, circle, mixed)
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ _REGISTRY: dict[str, Scenario] = {}
 _BUILTINS_LOADED = False
 
 #: shipped scenario files (scenarios/<name>.toml) registered under their name
-SHIPPED_FILE_ONLY = ("laplace",)
+SHIPPED_FILE_ONLY = ("laplace", "three-variable", "threshold", "xor", "circle", "mixed")
 
 
 def register(scenario: Scenario) -> Scenario:

@@ -26,11 +26,13 @@ functions ``abs exp log sqrt`` and not a Python keyword)::
 
 ``[base.<VAR>]`` (required, one table per independent base variable)::
 
-    law = "laplace"                # uniform | normal | laplace | logistic (fstheory.theory.laws.BASE_LAWS)
+    law = "laplace"                # uniform | normal | laplace | logistic | exponential
+                                   # (fstheory.theory.laws.BASE_LAWS)
     mu  = "0"                      # the law's own parameters, each an expression of the
     b   = "scale"                  # scenario's parameters (or a number):
                                    #   uniform: low, high    normal: mu, sigma
                                    #   laplace: mu, b        logistic: mu, s
+                                   #   exponential: rate
 
 The keys inside a ``[base.<VAR>]`` table are the *law's* parameter names; the values are
 expressions over the *scenario's* parameters. So Laplace's scale key is ``b`` even when the
@@ -49,11 +51,13 @@ reason: ``b = "scale"``).
 
     rule = "X + k*Y >= 0"          # C = 1 when the rule holds
 
-The rule is one comparison (``>=``, ``>``, ``<=``, ``<``) whose two sides differ by a *linear*
-form in the base variables with coefficients that depend on parameters and numbers only
-(``X + k*Y >= 0``, ``2*X - Y <= a``; not ``X*Y >= 0`` nor ``abs(X) >= k``). It is stored as
-``C = 1{sum_V w_V V >= t}``; ``>`` and ``>=`` give the same class almost surely (the base laws
-are continuous), and ``<=``/``<`` are stored with the signs of ``w`` and ``t`` flipped.
+The rule is one comparison (``>=``, ``>``, ``<=``, ``<``) whose two sides differ by a polynomial
+in the base variables, of degree at most 2 in each, with coefficients that depend on parameters
+and numbers only: linear thresholds (``X + k*Y >= 0``, ``2*X - Y <= a``), products and signs
+(``X*Y >= 0``, ``X*Y*Z >= 0``) and quadratic forms (``X^2 + Y^2 <= r``); not ``abs(X) >= k``
+(write ``X^2 >= k^2``) nor ``X^3 >= Y``. A linear rule is stored as ``C = 1{sum_V w_V V >= t}``,
+another as ``C = 1{F >= 0}``; ``>`` and ``>=`` give the same class almost surely (the base laws
+are continuous), and ``<=``/``<`` are stored with the signs flipped.
 
 Checks at load time (each failing one raises :class:`ScenarioFileError`): valid TOML; no unknown
 or missing key; value types; names well formed and unique (parameters, base variables and
@@ -61,7 +65,10 @@ feature labels; no name both a parameter and a base variable); defaults inside t
 known law and exactly its parameters; law parameters free of base variables; each law valid at
 the declared defaults (:meth:`fstheory.theory.laws.Law.check`: scales > 0, low < high); every feature an
 expression of declared names that uses a base variable and does not refer to another feature;
-label templates that name declared parameters only; the class rule a linear threshold. Limits:
+label templates that name declared parameters only; every feature real on the support of its
+base variables where the laws' supports are known at the defaults (``log(Y)`` or ``sqrt(Y)``
+with Y normal is refused; supports that depend on parameters without defaults are checked when
+the scenario is bound); the class rule a polynomial of degree <= 2 in each base variable. Limits:
 :data:`MAX_FILE_BYTES` bytes (a regular file: FIFOs and devices are refused without waiting on
 them), :data:`MAX_TOML_DEPTH` levels of nested tables and arrays, :data:`MAX_ITEMS` parameters,
 base variables and features each, and the grammar's limits per expression.
@@ -109,7 +116,9 @@ from fstheory.scenarios.grammar import (
     parse_comparison,
     parse_expression,
 )
+from fstheory.theory.feature_maps import domain_problem
 from fstheory.theory.laws import BASE_LAWS, Law, LawParameterError
+from fstheory.theory.rule import Rule
 
 __all__ = [
     "ScenarioFileError",
@@ -550,6 +559,7 @@ def _build(data: dict, r: _Reader) -> Scenario:
     _check_laws_at_defaults(base, parameters, r)
     variables = {str(s): s for s in base}
     features = _features(data["features"], r, param_symbols, variables)
+    _check_feature_domains(features, base, parameters, r)
     rule = _class_rule(data["class"], r, param_symbols, variables)
     return Scenario(
         name=name,
@@ -727,27 +737,46 @@ def _class_rule(value: Any, r: _Reader, params: dict, variables: dict) -> ClassR
         lhs, op, rhs = parse_comparison(text, Vocabulary(parameters=params, variables=variables))
     except GrammarError as exc:
         raise r.error(rpath, f"{text!r}: {exc}") from None
-    form = lhs - rhs
-    bases = list(variables.values())
-    weights: dict[sp.Symbol, sp.Expr] = {}
-    for v in bases:
-        w = sp.diff(form, v)
-        if w.free_symbols & set(bases):
-            raise r.error(
-                rpath,
-                f"{text!r} is not a linear threshold: the coefficient of {v} is {w}, which "
-                f"depends on base variables (expected coefficients of parameters and numbers "
-                f"only, e.g. {_RULE_EXAMPLE})",
-            )
-        if w != 0:
-            weights[v] = w
-    if not weights:
-        raise r.error(rpath, f"{text!r} uses no base variable (expected e.g. {_RULE_EXAMPLE})")
-    constant = form.subs({v: 0 for v in bases})
+    form = sp.expand(lhs - rhs)
     if op in ("<=", "<"):
-        weights = {v: -w for v, w in weights.items()}
-        constant = -constant
-    return ClassRule(weights, -constant)
+        form = -form
+    bases = list(variables.values())
+    used = [v for v in bases if v in form.free_symbols]
+    if not used:
+        raise r.error(rpath, f"{text!r} uses no base variable (expected e.g. {_RULE_EXAMPLE})")
+    if not form.is_polynomial(*used):
+        raise r.error(
+            rpath,
+            f"{text!r} is not a polynomial in the base variables (expected a linear threshold such "
+            f"as {_RULE_EXAMPLE}, a product or sign rule such as \"X*Y >= 0\", or a quadratic "
+            f"form such as \"X^2 + Y^2 <= r\"; abs, exp, log and sqrt of base variables are not "
+            f"supported: write abs(X) >= k as X^2 >= k^2)",
+        )
+    why = Rule(form).check(used)
+    if why:
+        raise r.error(rpath, f"{text!r}: {why}")
+    lin = Rule(form).linear(used)
+    if lin is None:
+        return ClassRule(form=form)
+    weights, threshold = lin
+    return ClassRule({v: w for v, w in weights.items() if w != 0}, threshold)
+
+
+def _check_feature_domains(features, base: dict, parameters: tuple, r: _Reader) -> None:
+    """A feature undefined on part of its support (log(Y), sqrt(Y) with Y normal) is refused here
+    when the supports are known at the declared defaults; otherwise at bind time."""
+    subs = {p.symbol: p.default for p in parameters if p.default is not None}
+    laws = {s: law.subs(subs) for s, law in base.items()}
+    if any(law.free_symbols for law in laws.values()):
+        laws = {s: law for s, law in laws.items() if not law.free_symbols}
+    for i, f in enumerate(features):
+        expr = f.expr.subs(subs)
+        used = {s for s in expr.free_symbols if s in base}
+        if not used <= set(laws) or (expr.free_symbols - used):
+            continue
+        why = domain_problem(expr, laws)
+        if why:
+            raise r.error(("features", i, "expr"), f"feature {f.label}: {why}")
 
 
 def _check_laws_at_defaults(base: dict, parameters: tuple, r: _Reader) -> None:

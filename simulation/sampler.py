@@ -3,9 +3,10 @@
 A :class:`ScenarioSampler` is built from a bound scenario
 (``fstheory.scenarios.registry.get_scenario(name).bind(k=..., ...)``): the base variables are drawn from
 their laws (``Law.sample``), the features are the scenario's own sympy expressions turned into
-numpy functions with :func:`sympy.lambdify` (the expressions come from the declarations, never
-from user text), and the class is the declared rule C = 1{sum_b w_b b >= threshold} (paper eq.
-(class_Ck): C_k = 1{X + kY >= 0}).
+numpy functions with :func:`sympy.lambdify` (the expressions come from the declarations, parsed
+by the scenario grammar, never evaluated as code), and the class is the declared rule: a linear
+threshold C = 1{sum_b w_b b >= threshold} (paper eq. (class_Ck): C_k = 1{X + kY >= 0}) or any
+other rule C = 1{form >= 0} (``X*Y >= 0``, ``X^2 + Y^2 <= r``).
 
 Layout: ``features`` has shape ``(reps, F, n)`` (replication, feature, observation) and the
 class ``(reps, n)`` (bool).
@@ -98,12 +99,18 @@ class ScenarioSampler:
         return self.bound.laws()  # sympy substitution: once per sampler, not per draw
 
     @cached_property
-    def _class_rule(self) -> tuple:
-        weights = self.bound.class_weights()
-        return (
-            tuple((self.symbols.index(s), float(w)) for s, w in weights.items()),
-            float(self.bound.class_threshold()),
-        )
+    def _class_rule(self):
+        """A linear rule as ((base index, weight), ...), threshold (summed in that order, as the
+        paper's study does); any other rule as its form compiled to numpy (C = 1{form >= 0})."""
+        rule = self.bound.scenario.class_rule
+        if rule.is_linear:
+            weights = self.bound.class_weights()
+            return (
+                tuple((self.symbols.index(s), float(w)) for s, w in weights.items()),
+                float(self.bound.class_threshold()),
+            )
+        # The form is the scenario declaration's own (parsed by the grammar, no user code).
+        return sp.lambdify(self.symbols, self.bound.class_rule().form, modules="numpy")
 
     def draw_base(self, rng: np.random.Generator, reps: int, n: int) -> np.ndarray:
         """Independent draws of the base variables, shape ``(len(symbols), reps, n)``.
@@ -126,8 +133,11 @@ class ScenarioSampler:
         return out
 
     def classes(self, base: np.ndarray) -> np.ndarray:
-        """C = 1{sum_b w_b b >= threshold} on base draws: bool array ``(reps, n)``."""
-        terms, threshold = self._class_rule
+        """C = 1{rule form >= 0} on base draws: bool array ``(reps, n)``."""
+        rule = self._class_rule
+        if callable(rule):
+            return np.broadcast_to(rule(*base) >= 0, base.shape[1:]).copy()
+        terms, threshold = rule
         lin = np.zeros(base.shape[1:])
         for b, w in terms:
             lin += w * base[b]

@@ -256,4 +256,4 @@ def test_the_registry_lists_every_scenario_in_the_help(capsys, monkeypatch):
         code, out, err = run(capsys, command, "--help")
         assert code == 0
         text = re.sub(r"\s+", " ", out)
-        assert "uniform, normal, laplace, mine" in text, command
+        assert "laplace, three-" in text and "xor, circle, mixed, mine" in text, command

@@ -21,7 +21,9 @@ def test_values_json_shape(capsys):
                          "--digits", "12")
     assert code == 0 and err == ""
     obj = json.loads(out)
-    assert set(obj) == {"scenario", "params", "features", "entropy", "mi_class", "mi_features"}
+    assert set(obj) == {"scenario", "params", "features", "entropy", "mi_class", "mi_features",
+                        "not_computed"}
+    assert obj["not_computed"] == []
     assert obj["features"] == ["X", "3X+1", "Y^2", "X-Y", "Z", "Z^2", "Y", "X^2", "W+2", "Z+W"]
     assert obj["params"] == {"delta": "0.5", "k": "0.2", "a": "3", "b": "1", "d": "2"}
     assert obj["entropy"][1] == "1.09861228867"  # ln 3 to 12 significant digits

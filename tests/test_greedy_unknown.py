@@ -64,11 +64,30 @@ def test_interval_rules():
         assert (b.lo.value, b.hi.value) == (-4, 6)
 
 
-# ----- the paper's scenario on this branch (MI(C;{Y^2,X-Y}) not computed) -----------------------
+# ----- Scenario I with two joint values masked as not computed ------------------------------------
+
+
+def _masked(v, pairs):
+    """``v`` with MI(C;{Vi,Vj}) (both orders) replaced by "not computed" for each labelled pair:
+    the state of a route that cannot reach them (as the joint branch's route could not reach
+    MI(C;{Y^2,X-Y}) and MI(C;{X-Y,X^2}) before the engine's set routes)."""
+    from dataclasses import replace
+
+    from fstheory.theory.extended import ExtendedReal, Form
+
+    jv = v.joint_values()
+    m = [list(row) for row in jv.mi_class_pair]
+    for a, b in pairs:
+        i, j = v.labels.index(a), v.labels.index(b)
+        for r, c in ((i, j), (j, i)):
+            label = f"MI(C;{{{v.labels[r]},{v.labels[c]}}})"
+            m[r][c] = ExtendedReal.indeterminate(Form.NOT_COMPUTED, f"{label} not computed: masked")
+    return v.with_joint(replace(jv, mi_class_pair=tuple(map(tuple, m))))
 
 
 def test_jmi_passes_over_unknowns_that_cannot_win_then_stops():
-    v = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    full = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    v = _masked(full, [("Y^2", "X-Y"), ("X-Y", "X^2")])
     r = select(v, "jmi")
     assert r.order_labels == ["X", "X-Y", "Y", "3X+1"]
     # step 2: MI(C;{X-Y,X}) = MI(C;{Y,X}) = ln 2, an exact tie won by the lower index
@@ -87,11 +106,15 @@ def test_jmi_passes_over_unknowns_that_cannot_win_then_stops():
     j = to_json(r)
     assert j["stopped"]["kind"] == "undecided" and j["stopped"]["undecided"]["step"] == 5
     assert set(j["stopped"]["undecided"]["blocking"]) == {"V3", "V8"}
+    # with every value computed, the same four steps and then the rest
+    done = select(full, "jmi")
+    assert done.stop is None and done.order_labels[:4] == r.order_labels
+    assert done.order_labels[4:6] == ["Y^2", "X^2"]
 
 
 def test_cife_candidates_indeterminate_whatever_the_missing_value():
-    """CIFE's Y^2 after Y: MI(Y^2,Y) = MI(Y^2;Y|C) = +inf give inf - inf for every value of the
-    missing MI(Y^2;X-Y|C): indeterminate, not unknown."""
+    """CIFE's Y^2 after Y: MI(Y^2,Y) = MI(Y^2;Y|C) = +inf give inf - inf whatever the other
+    terms are: indeterminate, not unknown."""
     v = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
     r = select(v, "cife")
     assert not r.undecided and r.stop.kind == "indeterminate"
@@ -103,12 +126,16 @@ def test_cife_candidates_indeterminate_whatever_the_missing_value():
 
 
 def test_cli_exit_3_when_a_step_is_undecided(capsys):
-    code = main(["order", "--scenario-file", str(DATA / "three_variable_rule.toml"), "--k", "0.5",
+    code = main(["order", "--scenario-file", str(DATA / "unreachable_feature.toml"), "--k", "0.5",
                  "--method", "mrmr", "--digits", "15"])
     out, err = capsys.readouterr()
     assert code == 3 and err == ""
-    assert "step 1 cannot be decided: MI(C,X) not computed" in out
+    assert "step 1 cannot be decided: MI(C,X^3-X) not computed" in out
+    code = main(["order", "--scenario-file", str(DATA / "unreachable_feature.toml"), "--k", "0.5",
+                 "--method", "jmi", "--json"])
+    obj = json.loads(capsys.readouterr()[0])
+    assert code == 3 and obj["stopped"]["kind"] == "undecided"
     code = main(["order", "--scenario", "uniform", "--k", "0.2", "--method", "jmi", "--json"])
     obj = json.loads(capsys.readouterr()[0])
-    assert code == 3 and obj["order"] == [1, 4, 7, 2] and obj["stopped"]["kind"] == "undecided"
+    assert code == 0 and obj["order"][:4] == [1, 4, 7, 2] and obj["stopped"] is None
     assert main(["order", "--scenario", "uniform", "--k", "0.2", "--method", "cife"]) == 0

@@ -129,10 +129,17 @@ def test_mi_given_class_identity_against_quadrature():
 
 
 def test_not_computed_cells_say_which_quantity_and_why():
-    v = values("uniform", "0.2")
-    for x in (v.mi_c_pair(Y2, XMY), v.cmi_c(Y2, XMY), v.mi_given_c(Y2, XMY), v.h_pair_c(XMY, Y2)):
-        assert x.is_indeterminate and x.form is Form.NOT_COMPUTED
-        assert x.cause.startswith("MI(C;{Y^2,X-Y}) not computed: ")
+    """X^3 - X is outside the numerical route: every joint cell that needs MI(C;{Y,X^3-X}) is
+    not computed and names that quantity; cells that structure decides are still exact."""
+    v = evaluate(load_scenario_file(DATA / "unreachable_feature.toml").bind(k="0.5"), 15)
+    y, cubic, x = 1, 2, 0
+    for cell in (v.mi_c_pair(y, cubic), v.mi_c_pair(cubic, y), v.mi_given_c(y, cubic),
+                 v.h_pair_c(cubic, y)):
+        assert cell.is_indeterminate and cell.form is Form.NOT_COMPUTED
+        assert "X**3 - X" in cell.cause and "not related by a reflection" in cell.cause
+    assert v.cmi_c(cubic, x).is_zero            # X determines X^3 - X
+    assert v.mi_given_c(x, cubic).is_pos_inf    # ... given the class too
+    assert v.h_pair_c(x, cubic).is_neg_inf      # no joint density
 
 
 def test_a_feature_constant_at_the_parameters_and_a_constant_class():
@@ -153,15 +160,37 @@ def test_a_feature_constant_at_the_parameters_and_a_constant_class():
     assert v2.h_c().is_zero and v2.mi_c_pair(0, 1).is_zero
 
 
-def test_three_variable_rule_file_reports_every_missing_value():
-    """A rule on three variables is outside this branch's numerical route: H(C) = ln 2 still
-    comes from the structure; MI(C;{X,Y}) is not computed and says why."""
-    v = evaluate(load_scenario_file(DATA / "three_variable_rule.toml").bind(k="0.5"), 15)
-    assert v.h_c().text(6) == "0.693147"
-    pair = v.mi_c_pair(0, 1)
-    assert pair.form is Form.NOT_COMPUTED and pair.cause.startswith("MI(C;{X,Y}) not computed: ")
-    assert v.mi_c_pair(0, 3).form is Form.NOT_COMPUTED  # MI(C,X) itself is not computed
-    assert v.mi_c_pair(0, 3).cause.startswith("MI(C;{X,X^2}) not computed: it equals MI(C,X)")
+def test_three_variable_rule_against_a_direct_quadrature():
+    """C = 1{X + kY + Z >= 0}, X, Y, Z i.i.d. Unif(-1, 1): given (X, Y), P(C = 1) =
+    clip((1 + x + ky)/2); given (X, Z), clip((1 + (x + z)/k)/2). H(C) = ln 2 (swap sign), so
+    MI(C;{.,.}) = ln 2 - E[H_b(P)], here by a plain nested tanh-sinh quadrature (mpmath) cut where P
+    reaches 0 or 1, against the engine's route at 20 digits."""
+    from fstheory.theory.numeric import NumericRoute
+
+    b = load_scenario_file(DATA / "three_variable_rule.toml").bind(k="0.5")
+    route = NumericRoute(b.laws(), b.class_rule())
+    kk = mpmath.mpf(1) / 2
+    with mpmath.workdps(25):
+        def pair_reference(scale_second, scale_hidden):
+            def inner(a):
+                f = lambda c: -mpmath.fsum(  # noqa: E731
+                    t * mpmath.log(t) for t in
+                    (lambda p: (p, 1 - p))(min(max((1 + (a + scale_second * c) / scale_hidden) / 2,
+                                                   mpmath.mpf(0)), mpmath.mpf(1))) if t > 0)
+                cuts = sorted({mpmath.mpf(-1), mpmath.mpf(1)} | {
+                    c for c in ((s * scale_hidden - a) / scale_second for s in (-1, 1))
+                    if -1 < c < 1})
+                return mpmath.quad(f, cuts) / 2
+            cuts = sorted({mpmath.mpf(-1), mpmath.mpf(1)} | {
+                a for a in (s * scale_hidden + t * scale_second for s in (-1, 1) for t in (-1, 1))
+                if -1 < a < 1})
+            return mpmath.log(2) - mpmath.quad(inner, cuts) / 2
+
+        assert route.class_entropy().value == mpmath.log(2)
+        for pair, ref in (((X, Y), pair_reference(kk, 1)), ((X, Z), pair_reference(1, kk))):
+            got = route.mi_class_set(pair)
+            # within the stated error (an estimate no smaller than the integration's tolerance)
+            assert abs(got.value - ref) <= got.error < mpmath.mpf(10) ** -18
 
 
 # ----- information identities on the exact values (hypothesis) ----------------------------------
@@ -226,13 +255,17 @@ def test_cli_values_joint(capsys):
     assert obj["mi_class_joint"][0][6] == obj["mi_class_joint"][0][3] == "0.693147180560"
     assert obj["cmi_class"][4][4] == "0" and obj["mi_features_given_class"][4][4] == "+inf"
     assert obj["joint_entropy_class"][0][1] == "-inf"
-    missing = {(m["matrix"], tuple(m["cell"])) for m in obj["joint_not_computed"]}
-    assert ("mi_class_joint", (2, 3)) in missing and all(
-        m["reason"].endswith("not computed: no numerical route for the MI of a set of features yet")
-        for m in obj["joint_not_computed"])
+    assert obj["joint_not_computed"] == []  # every joint value of Scenario I is computed
+    assert obj["mi_class_joint"][2][3] == obj["mi_class_joint"][3][2] != "not computed"
     assert main(["values", "--scenario", "uniform", "--k", "0.2", "--joint", "--digits", "6"]) == 0
     out = capsys.readouterr()[0]
     assert "MI(C;{Vi,Vj}) (diagonal: MI(C,Vi)), 6 significant digits" in out
-    assert "Not computed:\n  MI(C;{Y^2,X-Y}) not computed: " in out
+    assert "Not computed:" not in out
+    assert main(["values", "--scenario-file", str(DATA / "unreachable_feature.toml"), "--k", "0.5",
+                 "--joint", "--json", "--digits", "12"]) == 0
+    obj = json.loads(capsys.readouterr()[0])
+    missing = {(m["matrix"], tuple(m["cell"])) for m in obj["joint_not_computed"]}
+    assert ("mi_class_joint", (1, 2)) in missing and ("mi_class_joint", (0, 1)) not in missing
+    assert all("X**3 - X" in m["reason"] for m in obj["joint_not_computed"])
     assert main(["values", "--scenario", "uniform", "--k", "0.2", "--json"]) == 0
     assert "h_class" not in json.loads(capsys.readouterr()[0])  # only when asked

@@ -6,6 +6,7 @@ import sympy as sp
 
 from fstheory.theory.laws import (
     BASE_LAWS,
+    Exponential,
     Laplace,
     LawParameterError,
     Logistic,
@@ -29,6 +30,8 @@ LAWS = [
     Laplace(1, 2),
     Logistic(0, 1),
     Logistic(-1, R(3, 10)),
+    Exponential(1),
+    Exponential(R(7, 2)),
     Triangular(-1, 1, 0),
     Triangular(0, 3, 1),
     SquareOfUniform(R(1, 2)),
@@ -118,7 +121,7 @@ def test_uniform_needs_low_below_high():
 
 
 def test_registry_of_base_laws():
-    assert sorted(BASE_LAWS) == ["laplace", "logistic", "normal", "uniform"]
+    assert sorted(BASE_LAWS) == ["exponential", "laplace", "logistic", "normal", "uniform"]
 
 
 @pytest.mark.parametrize("a", [R(3), R(-2), R(1, 7)])

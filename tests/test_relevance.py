@@ -11,7 +11,7 @@ import pytest
 from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, Scenario
 from fstheory.scenarios.registry import get_scenario, load_scenario_file
 from fstheory.scenarios.symbols import X, Y, Z, k
-from fstheory.theory.laws import Normal
+from fstheory.theory.laws import Normal, Uniform
 from fstheory.theory.relevance import (RelevanceUndecided, categorize, classify,
                                        relevance_optimal_sets)
 
@@ -61,11 +61,21 @@ def test_strongly_relevant_features():
 
 
 def test_undecidable_equality_raises_with_the_reason():
-    """The class uses Z, which no feature reveals: MI(C;{X,Y}) < H(C), and deciding whether X
-    alone is as informative needs MI(C;{X,Y}) -- not computed on this branch."""
-    s = _scenario([("X", X), ("Y", Y)], ClassRule({X: 1, Y: k, Z: 1}, 0))
-    with pytest.raises(RelevanceUndecided, match="cannot be decided"):
+    """The class uses Z, which no feature reveals, and X^3 - X (three preimages not related by a
+    reflection) is outside the numerical route: MI(C;{X^3-X,Y}) is not computed, so no set can
+    be shown maximally informative; the refusal names the missing value."""
+    s = Scenario("t", "test", "test", (Parameter("k", None, "unit"),),
+                 {X: Uniform(-1, 1), Y: Uniform(-1, 1), Z: Uniform(-1, 1)},
+                 (Feature("X^3-X", X**3 - X), Feature("Y", Y)), ClassRule({X: 1, Y: k, Z: 1}, 0))
+    with pytest.raises(RelevanceUndecided, match=r"cannot be decided.*MI\(C;\{X\^3-X,Y\}\) not computed"):
         relevance_optimal_sets(s.bind(k="0.5"), digits=15)
+
+
+def test_hidden_variable_without_unknowns_is_decided():
+    """The same hidden Z with features X, Y (every value computed by the engine): only the
+    pair reaches MI(C; all), so it is the one relevance-optimal set."""
+    s = _scenario([("X", X), ("Y", Y)], ClassRule({X: 1, Y: k, Z: 1}, 0))
+    assert relevance_optimal_sets(s.bind(k="0.5"), digits=15) == (frozenset({0, 1}),)
 
 
 def test_three_variable_rule_is_decided_by_structure():

@@ -166,9 +166,10 @@ def test_digits_out_of_range():
         evaluate(get_scenario("uniform").bind(k="0.2"), 0)
 
 
-def test_quantities_out_of_reach_are_reported_not_guessed():
-    """A product of two base variables is outside the numerical route: its entropy and its MI
-    with X are 'not computed' (and no ordering ranks past them), the rest is computed."""
+def test_product_feature_against_its_closed_forms():
+    """X*Z for X, Z ~ Unif(-1, 1) has density -ln|v|/2 on [-1, 1], so (v = e^-t)
+    h(XZ) = -int_0^oo t ln(t/2) e^-t dt = ln 2 - 1 + gamma, and h(XZ | X = x) = ln(2|x|) gives
+    MI(X, XZ) = h(XZ) - ln 2 - E ln|X| = gamma. Both through the fibre integrals of the route."""
     from pathlib import Path
 
     from fstheory.orderings.greedy import select
@@ -177,13 +178,37 @@ def test_quantities_out_of_reach_are_reported_not_guessed():
 
     s = load_scenario_file(Path(__file__).parent / "data" / "product_feature.toml")
     v = evaluate(s.bind(k="0.3"), 15)
-    assert v.entropy[1].form is Form.NOT_COMPUTED and "not linear" in v.entropy[1].cause
-    assert v.mi(0, 1).form is Form.NOT_COMPUTED
+    tol = mpmath.mpf(10) ** -14
+    assert close(v.entropy[1], mpmath.log(2) - 1 + mpmath.euler, tol=tol)
+    assert close(v.mi(0, 1), mpmath.euler, tol=tol)
     assert v.mi_class[1].is_zero  # (X, Y, Z) -> (-X, -Y, -Z) fixes XZ and swaps the classes
-    assert close(v.mi_class[0], mpmath.log(2) - mpmath.mpf("0.15"), tol=mpmath.mpf(10) ** -13)
+    assert close(v.mi_class[0], mpmath.log(2) - mpmath.mpf("0.15"), tol=tol)
     assert v.mi(0, 2).is_zero
-    # MI(C, Y+Z) is not computed and could exceed MI(C, X): the first step cannot be decided
-    # (orderings.greedy rule 6), nothing is ranked past it
+    # MI(XZ, Y+Z) needs a fibre integral inside a 2-D one: refused with the reason, and the
+    # ordering stops at the step that needs it instead of ranking past it
+    assert v.mi(1, 2).form is Form.NOT_COMPUTED and "a fibre inside a two-dimensional integral" in v.mi(1, 2).cause
     result = select(v, "mrmr")
-    assert result.order == [] and result.undecided
-    assert result.stop.statement.startswith("step 1 cannot be decided: MI(C,Y+Z) not computed")
+    assert result.order == [0, 2] and result.stop is not None
+
+
+def test_numerical_quantities_are_announced_as_they_start(capsys, monkeypatch):
+    """A value can take up to a minute: the command line names each numerical quantity on one
+    updating stderr line when stderr is a terminal (and writes nothing there otherwise)."""
+    import sys
+    from pathlib import Path
+
+    from fstheory.cli import main
+    from fstheory.scenarios.scenario_file import load_scenario_file
+    from fstheory.theory.numeric import announce_to
+
+    path = Path(__file__).parent / "data" / "unreachable_feature.toml"
+    seen: list = []
+    with announce_to(seen.append):
+        evaluate(load_scenario_file(path).bind(k="0.3"), 15)
+    assert "MI(C; {X**3 - X})" in seen and "h(X**3 - X)" in seen
+    assert main(["values", "--scenario-file", str(path), "--k", "0.5", "--digits", "12"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["values", "--scenario-file", str(path), "--k", "0.6", "--digits", "12"]) == 0
+    err = capsys.readouterr().err
+    assert "\rcomputing h(X**3 - X) ..." in err.replace("\x1b[K", "") and err.endswith("\r\x1b[K")

@@ -13,6 +13,7 @@ uniform     low < high       1/(high-low) on [low, high]            ln(high-low)
 normal      mu, sigma > 0    exp(-(x-mu)^2/(2 sigma^2))/(sigma√2π)  ln(2 pi e sigma^2)/2
 laplace     mu, b > 0        exp(-|x-mu|/b)/(2b)                    1 + ln(2b)
 logistic    mu, s > 0        e^{-(x-mu)/s}/(s(1+e^{-(x-mu)/s})^2)   ln(s) + 2
+exponential rate > 0         rate e^{-rate x} on [0, oo)            1 - ln(rate)
 ========== ================ ====================================== ===============================
 
 Derived laws (the laws of the paper's features, Section 6, with their closed-form entropies):
@@ -39,6 +40,7 @@ __all__ = [
     "Normal",
     "Laplace",
     "Logistic",
+    "Exponential",
     "Triangular",
     "SquareOfUniform",
     "ScaledChiSquared1",
@@ -299,6 +301,39 @@ class Logistic(Law):
         return rng.logistic(mu, s, size)
 
 
+class Exponential(Law):
+    """Exp(rate): density rate e^{-rate x} on [0, oo) (mean 1/rate); not symmetric."""
+
+    name = "exponential"
+    param_names = ("rate",)
+    positive = ("rate",)
+
+    def pdf(self, x):
+        (r,) = self.params
+        return r * sp.exp(-r * x)
+
+    def support(self):
+        return (sp.Integer(0), sp.oo)
+
+    def cdf(self, x):
+        (r,) = self.params
+        return 1 - sp.exp(-r * x)
+
+    def entropy(self):
+        (r,) = self.params
+        return 1 - sp.log(r)
+
+    def affine(self, a, b):
+        # a X + b with a > 0 is a shifted exponential, outside this family unless b = 0
+        if sp.simplify(b) == 0 and (a.is_positive or (a.is_number and a > 0)):
+            return Exponential(self.params[0] / a)
+        return None
+
+    def sample(self, rng, size):
+        (r,) = self._floats()
+        return rng.exponential(1 / r, size)
+
+
 class Triangular(Law):
     """Tri(low, high, mode); X - Y ~ Tri(-2 delta, 2 delta, 0) in Scenario I (Section 6)."""
 
@@ -475,4 +510,6 @@ class SkewNormal(Law):
 
 
 #: Laws a scenario's base variables may follow (the registry read by scenario files).
-BASE_LAWS: dict[str, type[Law]] = {cls.name: cls for cls in (Uniform, Normal, Laplace, Logistic)}
+BASE_LAWS: dict[str, type[Law]] = {
+    cls.name: cls for cls in (Uniform, Normal, Laplace, Logistic, Exponential)
+}

@@ -6,9 +6,36 @@
   is singular while both marginals are continuous, so MI = +inf (Kotz 1966, cited in Section 6).
 * MI(C, V) = 0 when V shares no base variable with the class rule, or by a symmetry: if a
   measure-preserving involution tau of the base variables (signed permutation of identically
-  distributed, symmetric variables) fixes V and maps the linear form L of the class to
-  2*threshold - L, then P(C=1 | V) = P(C=0 | V), so C is independent of V. This is the paper's
-  Appendix theorem (MI(C_k, X^2) = 0, tau = (X, Y) -> (-X, -Y)) in general form.
+  distributed, symmetric variables) fixes V and maps the rule's form F (C = 1{F >= 0}) to -F
+  (for a linear rule L >= t: L(tau) = 2t - L), then P(C=1 | V) = P(C=0 | V), so C is independent
+  of V. This is the paper's Appendix theorem (MI(C_k, X^2) = 0, tau = (X, Y) -> (-X, -Y)) in
+  general form; it needs the threshold mapped correctly and laws symmetric about the right
+  centre (a non-zero threshold, an asymmetric or exponential law usually break it).
+* MI(C, V) = 0 also when V and the rule's linear form are jointly normal and uncorrelated
+  (linear in independent base variables, all shared ones normal, covariance 0).
+* MI(C, V) = H(C) when C is a function of V: a linear rule whose form is proportional to the
+  linear part of V (C = 1{L >= t} with L = lambda (V - e)).
+
+The shortcuts are checked again at the bound parameter values (:mod:`fstheory.scenarios.evaluate`):
+a feature that is constant there (``k*Y`` at k = 0) has h = -inf and MI 0 with everything.
+
+Examples
+--------
+>>> import sympy as sp
+>>> from fstheory.theory.laws import Normal, Exponential
+>>> X, Y = sp.symbols("X Y", real=True)
+>>> laws = {X: Normal(0, 1), Y: Normal(0, 1)}
+>>> class_symmetry(Y**2, X + Y, laws).describe()
+'(X -> -X, Y -> -Y)'
+>>> from fstheory.theory.laws import Uniform
+>>> class_symmetry((X - sp.Rational(1, 2))**2, X + Y - 1, {X: Uniform(0, 1), Y: Uniform(0, 1)}).describe()
+'(X -> 1 - X, Y -> 1 - Y)'
+>>> class_symmetry(Y**2, X + Y - 1, laws) is None      # a non-zero threshold breaks it
+True
+>>> class_symmetry(Y**2, X + Y, {X: Exponential(1), Y: Exponential(1)}) is None
+True
+>>> class_determined(X + Y, X + Y - 1, laws), gaussian_independent(X - Y, X + Y - 1, laws)
+(True, True)
 """
 
 from __future__ import annotations
@@ -20,14 +47,22 @@ import sympy as sp
 
 __all__ = [
     "bases_of",
+    "is_constant",
     "jacobian_rank_deficient",
     "class_symmetry",
+    "class_determined",
+    "gaussian_independent",
     "Involution",
 ]
 
 
 def bases_of(expr: sp.Expr, bases) -> frozenset:
     return frozenset(s for s in sp.sympify(expr).free_symbols if s in bases)
+
+
+def is_constant(expr: sp.Expr, bases) -> bool:
+    """True when the expression uses no base variable (at bound parameters: ``0*Y``)."""
+    return not bases_of(sp.expand(sp.sympify(expr)), bases)
 
 
 def jacobian_rank_deficient(e1: sp.Expr, e2: sp.Expr, bases) -> bool:
@@ -45,39 +80,93 @@ def jacobian_rank_deficient(e1: sp.Expr, e2: sp.Expr, bases) -> bool:
 
 @dataclass(frozen=True)
 class Involution:
-    """b -> sign * image for each base variable."""
+    """b -> image expression for each base variable (a signed permutation, possibly with
+    reflections about centres of symmetry: X -> 1 - X for X ~ U(0, 1))."""
 
-    mapping: tuple  # ((b, sign, image), ...)
+    mapping: tuple  # ((b, image expression), ...)
 
     def subs(self) -> dict:
-        return {b: s * img for b, s, img in self.mapping}
+        return dict(self.mapping)
 
     def describe(self) -> str:
-        parts = [f"{b} -> {'-' if s < 0 else ''}{img}" for b, s, img in self.mapping]
-        return "(" + ", ".join(parts) + ")"
+        return "(" + ", ".join(f"{b} -> {sp.sstr(img)}" for b, img in self.mapping) + ")"
 
 
-def _law_preserved(laws: dict, b, sign: int, img) -> bool:
+def _images(b, img, laws: dict) -> list:
+    """Law-preserving images of b built from the variable img: img itself (same law), -img
+    (law of b = law of -img), 2c - img (same law, symmetric about c != 0)."""
     target, source = laws[b], laws[img]
-    if sign > 0:
-        return target == source
+    out = []
+    if target == source:
+        out.append(img)
     flipped = source.affine(sp.Integer(-1), sp.Integer(0))
-    return flipped is not None and target == flipped
+    if flipped is not None and target == flipped:
+        out.append(-img)
+    if target == source:
+        c = source.center()
+        if c is not None and sp.simplify(c) != 0:
+            out.append(2 * c - img)
+    return out
 
 
-def class_symmetry(v: sp.Expr, weights: dict, threshold: sp.Expr, laws: dict) -> Involution | None:
-    """A law-preserving signed permutation tau with v(tau) = v and L(tau) = 2 threshold - L."""
-    lform = sp.Add(*(w * b for b, w in weights.items()))
-    used = sorted(bases_of(v, laws) | bases_of(lform, laws), key=str)
+def class_symmetry(v, form: sp.Expr, laws: dict) -> Involution | None:
+    """A law-preserving signed permutation (with reflections about centres) tau with
+    v(tau) = v (each feature of v, when v is a tuple) and form(tau) = -form."""
+    vs = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+    vs = tuple(sp.sympify(e) for e in vs)
+    form = sp.expand(sp.sympify(form))
+    used = sorted(set().union(*(bases_of(e, laws) for e in vs)) | bases_of(form, laws), key=str)
+    if len(used) > 5:
+        return None
     for perm in itertools.permutations(used):
-        for signs in itertools.product((1, -1), repeat=len(used)):
-            mapping = tuple(zip(used, signs, perm))
-            if not all(_law_preserved(laws, b, s, img) for b, s, img in mapping):
+        options = [_images(b, img, laws) for b, img in zip(used, perm)]
+        if not all(options):
+            continue
+        for images in itertools.product(*options):
+            tau = dict(zip(used, images))
+            if all(tau[b] == b for b in used):
                 continue
-            tau = {b: s * img for b, s, img in mapping}
-            if sp.expand(v.xreplace(tau) - v) != 0:
+            if sp.expand(form.xreplace(tau) + form) != 0:
                 continue
-            if sp.expand(lform.xreplace(tau) - (2 * threshold - lform)) != 0:
+            if any(sp.expand(e.xreplace(tau) - e) != 0 for e in vs):
                 continue
-            return Involution(mapping)
+            return Involution(tuple(tau.items()))
     return None
+
+
+def _linear(expr, bases):
+    expr = sp.expand(sp.sympify(expr))
+    coefs = {}
+    for b in bases_of(expr, bases):
+        c = sp.diff(expr, b)
+        if c.free_symbols & set(bases):
+            return None
+        coefs[b] = c
+    return coefs
+
+
+def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
+    """C = 1{form >= 0} is a function of v: both linear and the form's coefficients
+    proportional to v's (on the same base variables)."""
+    cv, cf = _linear(v, laws), _linear(form, laws)
+    if not cv or not cf or set(cv) != set(cf):
+        return False
+    b0 = next(iter(cv))
+    ratio = sp.nsimplify(cf[b0] / cv[b0])
+    return all(sp.simplify(cf[b] - ratio * cv[b]) == 0 for b in cv)
+
+
+def gaussian_independent(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
+    """v and ``form`` (the rule's linear form, or another feature) are independent: both linear
+    in independent base variables, every shared one normal, and their covariance is 0 (the
+    jointly normal parts are uncorrelated; the private parts are independent of the rest)."""
+    from fstheory.theory.laws import Normal
+
+    cv, cf = _linear(v, laws), _linear(form, laws)
+    if not cv or not cf:
+        return False
+    shared = set(cv) & set(cf)
+    if not shared or not all(isinstance(laws[b], Normal) for b in shared):
+        return False
+    cov = sum(cv[b] * cf[b] * laws[b].params[1] ** 2 for b in shared)
+    return sp.simplify(cov) == 0

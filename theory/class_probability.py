@@ -1,0 +1,221 @@
+"""q(u) = (P(C = 1 | U = u), P(C = 0 | U = u)): the class probabilities given the coordinates
+that the features use, with the rule's other variables integrated out.
+
+* Linear rule, C = 1{form(u) + R >= 0}: ``q1 = P(R >= -form(u)) = sf_R(-form(u))`` and
+  ``q0 = cdf_R(-form(u))`` (R the rest of the rule's linear form; an indicator when there is none).
+* Polynomial rule, remaining variables r_1, ..., r_k: the innermost one enters the form as
+  ``a r^2 + b r + c`` (degree <= 2 in each variable), so the set where the rule holds is at most
+  two intervals with ends in closed form, and its probability a sum of CDF differences
+  (:func:`interval_probability`); r_1, ..., r_(k-1) are integrated numerically (nested), between
+  the real roots of the cuts: ``a``, the discriminant ``b^2 - 4ac``, and the form at the ends and
+  kinks of the law of r_k.
+
+Both probabilities are computed directly (never one as 1 minus the other), so that each keeps its
+relative precision where it is small.
+
+Examples
+--------
+>>> import sympy as sp
+>>> from flint import arb
+>>> from fstheory.theory.univariate import Accuracy, base_law
+>>> from fstheory.theory.laws import Uniform
+>>> from fstheory.theory.quadrature import flint_precision
+>>> with flint_precision(80):
+...     law = base_law(Uniform(-1, 1), Accuracy.from_bits(80))
+...     q1, q0 = interval_probability(arb(-1), arb(0), arb("0.25"), law)   # P(r^2 <= 1/4)
+...     print(q1.str(5, radius=False), q0.str(5, radius=False))
+0.50000 0.50000
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from flint import acb, arb
+
+from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.balls import ball
+from fstheory.theory.cells import CutSet
+from fstheory.theory.polyexp import INF
+from fstheory.theory.quadrature import integrate_ball
+from fstheory.theory.univariate import Accuracy, Law1D
+
+__all__ = ["ClassProbability", "interval_probability"]
+
+
+def _mass(law: Law1D, r1, r2):
+    """P(r1 < R < r2), from the tail that keeps precision."""
+    c1 = law.cdf(r1)
+    if c1 < arb("0.5"):
+        return law.cdf(r2) - c1
+    return law.sf(r1) - law.sf(r2)
+
+
+def interval_probability(a, b, c, law: Law1D):
+    """(P(a R^2 + b R + c >= 0), P(a R^2 + b R + c < 0)) for R ~ law, real arb coefficients."""
+    if a.contains(0):
+        if b.contains(0):
+            return (arb(1), arb(0)) if c >= 0 else (arb(0), arb(1))
+        t = -c / b
+        if b > 0:
+            return law.sf(t), law.cdf(t)
+        return law.cdf(t), law.sf(t)
+    disc = b * b - 4 * a * c
+    if not disc > 0:
+        return (arb(1), arb(0)) if a > 0 else (arb(0), arb(1))
+    sq = disc.sqrt()
+    r1, r2 = (-b - sq) / (2 * a), (-b + sq) / (2 * a)
+    if r2 < r1:
+        r1, r2 = r2, r1
+    inside = _mass(law, r1, r2)
+    outside = law.cdf(r1) + law.sf(r2)
+    return (outside, inside) if a > 0 else (inside, outside)
+
+
+class ClassProbability:
+    """q(u) for a coordinate system (:class:`fstheory.theory.coordinates.System`)."""
+
+    def __init__(self, system, acc: Accuracy):
+        self.acc = acc
+        self.syms = list(system.symbols)
+        self.form = system.form
+        self.rest = system.rest
+        self.remaining = list(system.remaining)
+        self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
+        self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
+        self._form_fn = compile_expr(self.form, self.syms + [r.symbol for r in self.remaining])
+        cuts = []
+        if self.remaining:
+            inner = self.remaining[-1]
+            outer_r = [r.symbol for r in self.remaining[:-1]]
+            p = sp.Poly(self.form, inner.symbol)
+            coeffs = [p.coeff_monomial(inner.symbol**k) for k in range(3)]
+            allsyms = self.syms + outer_r
+            self._coef_fns = [compile_expr(co, allsyms) for co in coeffs]
+            deg = p.degree()
+            self._lin_root = compile_expr(sp.cancel(-coeffs[0] / coeffs[1]), allsyms) if deg == 1 else None
+            if deg == 2:
+                sq = sp.sqrt(sp.factor(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0]))
+                self._quad_roots = [compile_expr(sp.simplify((-coeffs[1] + sgn * sq) / (2 * coeffs[2])), allsyms)
+                                    for sgn in (-1, 1)]
+            cuts.append(coeffs[deg])
+            if deg == 2:
+                cuts.append(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0])
+            for beta in _finite_points(inner.law):
+                cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
+            for r in self.remaining[:-1]:
+                cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
+            self._cuts = CutSet(cuts, allsyms) if outer_r else None
+            self._u_cuts = _u_level_polys(self._cuts, len(self.syms)) if self._cuts else cuts
+        elif self.rest is not None:
+            self._u_cuts = [self.form + sp.Rational(b.numerator, b.denominator)
+                            for b in _finite_points(self.rest)]
+        else:
+            self._u_cuts = [self.form]
+
+    def cuts(self) -> list:
+        """Polynomials in the coordinates outside whose zero sets q is analytic."""
+        return [c for c in self._u_cuts if sp.sympify(c).free_symbols & set(self.syms)]
+
+    def value(self, u: tuple):
+        """(q1, q0) at the real coordinate values ``u``."""
+        if self.remaining:
+            return self._remaining(tuple(u), 0)
+        v = self._form_fn(*u)
+        if self.rest is None:
+            return (arb(1), arb(0)) if v >= 0 else (arb(0), arb(1))
+        return self.rest.sf(-v), self.rest.cdf(-v)
+
+    def branch(self, m: tuple):
+        """For one coordinate and closed laws: (q1, q0) as analytic functions of a complex ball,
+        with every choice made at the real point ``m``."""
+        if self.remaining:
+            return self._interval_branch(m)
+        v_m = self._form_fn(*m)
+        if self.rest is None:
+            const = (arb(1), arb(0)) if v_m >= 0 else (arb(0), arb(1))
+            return lambda z, analytic=False: const
+        sf, cdf = self.rest.sf_branch(-v_m), self.rest.cdf_branch(-v_m)
+        return _bounded(lambda z: (sf(-self._form_fn(*z)), cdf(-self._form_fn(*z))))
+
+    def _interval_branch(self, m):
+        law = self.remaining[-1].law
+        if self._lin_root is not None:  # the form is linear in the innermost variable
+            b_m = self._coef_fns[1](*m)
+            if b_m.contains(0):  # the form does not depend on r here: an indicator
+                const = (arb(1), arb(0)) if self._coef_fns[0](*m) >= 0 else (arb(0), arb(1))
+                return lambda z, analytic=False: const
+            root = self._lin_root
+            t_m = root(*m)
+            up = b_m > 0
+            sf, cdf = law.sf_branch(t_m), law.cdf_branch(t_m)
+
+            def lin(z):
+                t = root(*z)
+                return (sf(t), cdf(t)) if up else (cdf(t), sf(t))
+
+            return _bounded(lin)
+        c_m, b_m, a_m = (f(*m) for f in self._coef_fns)
+        disc_m = b_m * b_m - 4 * a_m * c_m
+        if not disc_m > 0:
+            const = (arb(1), arb(0)) if a_m > 0 else (arb(0), arb(1))
+            return lambda z, analytic=False: const
+        low, high = self._quad_roots
+        r1_m, r2_m = low(*m), high(*m)
+        if r2_m < r1_m:
+            low, high, r1_m, r2_m = high, low, r2_m, r1_m
+        cdf1, sf1 = law.cdf_branch(r1_m), law.sf_branch(r1_m)
+        cdf2, sf2 = law.cdf_branch(r2_m), law.sf_branch(r2_m)
+        lower_half = law.cdf(r1_m) < arb("0.5")
+        positive = a_m > 0
+
+        def quad(z):
+            r1, r2 = low(*z), high(*z)
+            inside = cdf2(r2) - cdf1(r1) if lower_half else sf1(r1) - sf2(r2)
+            outside = cdf1(r1) + sf2(r2)
+            return (outside, inside) if positive else (inside, outside)
+
+        return _bounded(quad)
+
+    def _remaining(self, u: tuple, j: int):
+        """q at u, with the remaining variables r_j, ..., r_k integrated out (given r_<j in u)."""
+        k = len(self.remaining)
+        if j == k - 1:
+            c, b, a = (f(*u) for f in self._coef_fns)
+            return interval_probability(a, b, c, self.remaining[-1].law)
+        r = self.remaining[j]
+        lo, hi = r.law.box(self.acc.eps)
+        lo, hi = ball(lo), ball(hi)
+        level = len(self.syms) + j
+        pts = [lo, *self._cuts.breakpoints(level, u, lo, hi), hi]
+        tol, rel = self.acc.inner_tol, self.acc.inner_rel
+        q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
+        q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
+        return q1, q0
+
+
+def _bounded(fn):
+    """q as given by fn, or the enclosure [0, 1] of a probability where fn's formula is not
+    finite on a ball (a removable singularity or a branch point at the end of a piece; certified
+    quadrature then bounds that tiny piece by the enclosure)."""
+    unit = arb("0.5", "0.5")
+
+    def g(z, analytic=False):
+        q1, q0 = fn(z)
+        if analytic or (q1.is_finite() and q0.is_finite()):
+            return q1, q0
+        return unit, unit
+
+    return g
+
+
+def _finite_points(law: Law1D) -> list:
+    lo, hi = law.support()
+    pts = [p for p in (lo, hi) if p not in (INF, -INF)]
+    return pts + list(law.breakpoints())
+
+
+def _u_level_polys(cuts: CutSet, n: int) -> list:
+    out = []
+    for i in range(n):
+        out += [p.as_expr() for p in cuts.levels[i]]
+    return out

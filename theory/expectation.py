@@ -1,0 +1,302 @@
+"""Expectations over independent coordinates and densities along fibres: the integrals that
+every quantity of the numerical route reduces to.
+
+* :func:`expect` -- ``E[F(U)] = int f_1(u_1) ... int f_g(u_g) F(u) du`` over the coordinates' boxes
+  (mass outside at most ``eps`` each), split at the breakpoints of the cut polynomials
+  (:class:`fstheory.theory.cells.CutSet`). One coordinate and closed-form factors: certified
+  quadrature (:func:`fstheory.theory.quadrature.certified`); otherwise nested double-exponential
+  quadrature, each inner integral carried as a ball whose radius is its error estimate.
+* :func:`fibre_densities` -- for a feature V = a(u') u_s + r(u') affine in one coordinate u_s, the
+  density of V and its parts on each class,
+  ``f_{V,c}(v) = int prod_{i != s} f_i(u_i) f_s((v - r)/a) q_c(u) / |a| du'``
+  (the change of variables u_s -> v on each fibre {V = v}).
+
+The truncation to boxes adds at most ``K * sum eps`` to an expectation when |F| <= K; callers
+pass K (ln 2 for a binary entropy) and the result's error includes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+from flint import acb, arb
+
+from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.balls import ball
+from fstheory.theory.cells import CutSet
+from fstheory.theory.polyexp import INF, product_integral
+from fstheory.theory.quadrature import best, integrate, integrate_ball, integrate_vector_balls
+from fstheory.theory.univariate import Accuracy, PELaw
+
+__all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre"]
+
+
+def _rat(q: Fraction):
+    return sp.Rational(q.numerator, q.denominator)
+
+
+@dataclass
+class Integrand:
+    """F on the coordinates: ``value(u)`` at real arb points; ``branch(m)`` (optional) returns
+    ``g(z, analytic)`` on complex balls for the cell containing the real point m."""
+
+    value: object
+    branch: object = None
+    bound: arb = arb(1)  # |F| <= bound (for the truncation error)
+
+
+def box_of(coord, acc: Accuracy) -> tuple:
+    lo, hi = coord.law.box(acc.eps)
+    return ball(lo), ball(hi)
+
+
+
+def support_cuts(coord) -> list:
+    """Cuts u - p at the finite support ends and breakpoints of a coordinate's law."""
+    lo, hi = coord.law.support()
+    pts = [p for p in (lo, hi) if p not in (INF, -INF)] + list(coord.law.breakpoints())
+    return [coord.symbol - _rat(p) for p in pts]
+
+
+def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool = True):
+    """(E[F(U)], error, method) over the coordinates ``coords`` (outer first)."""
+    syms = [c.symbol for c in coords]
+    all_cuts = list(cuts)
+    for c in coords:
+        all_cuts += support_cuts(c)
+    boxes = [box_of(c, acc) for c in coords]
+    tail = F.bound * acc.eps * len(coords)
+    if not coords:
+        v = F.value(())
+        return v.mid(), v.rad(), "closed form"
+    if len(coords) == 1:
+        cutset = CutSet(all_cuts, syms)
+        lo, hi = boxes[0]
+        pts = [lo, *cutset.breakpoints(0, (), lo, hi), hi]
+        law = coords[0].law
+        branch = None
+        if certify and F.branch is not None and law.closed:
+            def branch(m):
+                f = law.pdf_branch(m)
+                g = F.branch((m,))
+                return lambda z, an: f(z) * g((z,), an)
+
+        v, e, how = best(branch, lambda x: _density_times(law.pdf(x), lambda d: F.value((x,))),
+                         pts, acc.tol)
+        return v, e + tail, how
+    cutset = CutSet(all_cuts, syms)
+    laws = [c.law for c in coords]
+    g = len(coords)
+
+    lengths = [hi - lo for lo, hi in boxes]
+
+    def level(i, outer, weight):
+        """The level-i integral at the outer values; ``weight`` bounds the product of the outer
+        densities there, so that the inner error, averaged against them, stays within tol/10."""
+        lo, hi = boxes[i]
+        pts = [lo, *cutset.breakpoints(i, outer, lo, hi), hi]
+        law = laws[i]
+        if i == g - 1:
+            f = lambda x: _density_times(law.pdf(x), lambda d: F.value(outer + (x,)))  # noqa: E731
+        else:
+            f = lambda x: _density_times(  # noqa: E731
+                law.pdf(x), lambda d: level(i + 1, outer + (x,), weight * d.upper() * lengths[i]))
+        if i == 0:
+            return integrate(f, pts, acc.tol)
+        return integrate_ball(f, pts, acc.tol / (10 * weight))
+
+    v, e = level(0, (), arb(1))
+    return v, e + tail, "nested double-exponential quadrature"
+
+
+def _density_times(density: arb, rest) -> arb:
+    """density * rest(density), skipping the work where the density is exactly 0."""
+    if density.is_zero():
+        return arb(0)
+    return density * rest(density)
+
+
+@dataclass
+class Fibre:
+    """V = a(u') u_s + r(u') over coordinates ``coords``; ``solved`` is the index of u_s."""
+
+    coords: list
+    feature: sp.Expr
+    solved: int
+
+
+def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
+    """Functions of v giving f_V(v) (and f_{V,1}, f_{V,0} when ``with_class``), as balls, with
+    the outer breakpoints in v; ``q`` is a :class:`ClassProbability` (or None)."""
+    coords = fibre.coords
+    s = fibre.solved
+    us = coords[s]
+    others = [c for i, c in enumerate(coords) if i != s]
+    v = sp.Symbol("v_", real=True)
+    a = sp.diff(fibre.feature, us.symbol)
+    r = sp.expand(fibre.feature - a * us.symbol)
+    solved_expr = (v - r) / a
+    osyms = [c.symbol for c in others]
+    cuts = []
+    for c in others:
+        cuts += support_cuts(c)
+    for cut in support_cuts(us):
+        cuts.append(sp.numer(sp.together(cut.subs(us.symbol, solved_expr))))
+    if a.free_symbols:
+        cuts.append(a)
+    if q is not None:
+        for cut in q.cuts():
+            cuts.append(sp.numer(sp.together(sp.sympify(cut).subs(us.symbol, solved_expr))))
+    order = [v] + osyms
+    cutset = CutSet(cuts, order)
+    solved_fn = compile_expr(solved_expr, order)
+    abs_a = compile_expr(a, osyms)
+    boxes = [box_of(c, acc) for c in others]
+    full_syms = [c.symbol for c in coords]
+
+    def point(vv, u_other):
+        us_val = solved_fn(vv, *u_other)
+        vals = list(u_other)
+        vals.insert(s, us_val)
+        return tuple(vals), us_val
+
+    n_out = 2 if with_class else 1
+
+    def integrand(vv, u_other):
+        full, us_val = point(vv, u_other)
+        dens = us.law.pdf(us_val)
+        if dens.is_zero():
+            return (arb(0),) * n_out
+        dens = dens / abs(abs_a(*u_other))
+        if not with_class:
+            return (dens,)
+        q1, q0 = q.value(full)
+        return dens * q1, dens * q0
+
+    # zeros of the coefficient a in each inner variable (products: u_s = v / x): the density
+    # along the fibre has a near-singularity there, so the pieces next to it are graded
+    singular = [[r for r in _roots_in(a, c.symbol)] if a.free_symbols == {c.symbol} else []
+                for c in others]
+
+    def level(i, vv, outer):
+        lo, hi = boxes[i]
+        pts = _graded([lo, *cutset.breakpoints(i + 1, (vv,) + outer, lo, hi), hi], singular[i])
+        law = others[i].law
+        last = i == len(others) - 1
+
+        def f(x):
+            d = law.pdf(x)
+            if d.is_zero():
+                return (arb(0),) * n_out
+            inner = integrand(vv, outer + (x,)) if last else level(i + 1, vv, outer + (x,))
+            return tuple(d * t for t in inner)
+
+        return integrate_vector_balls(f, pts, acc.inner_tol, n_out, acc.inner_rel)
+
+    closed = _closed_fibre(us, others, a, r, q)
+
+    def densities(vv):
+        """(f_V, f_{V,1}, f_{V,0}) at v (or f_V alone without the class)."""
+        if closed is not None:
+            lo, hi = boxes[0]
+            pts = [lo, *cutset.breakpoints(1, (vv,), lo, hi), hi]
+            parts = closed(vv, pts, n_out, point)
+        else:
+            parts = level(0, vv, ())
+        if with_class:
+            return parts[0] + parts[1], parts[0], parts[1]
+        return parts[0]
+
+    vbox = _feature_range(fibre.feature, full_syms, [box_of(c, acc) for c in coords])
+
+    def breakpoints(lo, hi):
+        return cutset.breakpoints(0, (), lo, hi)
+
+    return densities, vbox, breakpoints
+
+
+def _roots_in(expr, x) -> list:
+    """Real roots of a polynomial in one variable (arb balls)."""
+    from fstheory.theory.cells import real_roots
+
+    p = sp.Poly(expr, x)
+    coeffs = [compile_expr(p.coeff_monomial(x**k), [])() for k in range(p.degree() + 1)]
+    return real_roots(coeffs)
+
+
+def _graded(points: list, singular: list) -> list:
+    """Split pieces that end at a distance d from a singular point s (outside the piece) at
+    s +- d 4^j, so that each piece is at most a few times longer than its distance to s."""
+    out = [points[0]]
+    for a, b in zip(points, points[1:]):
+        for s_ in singular:
+            if s_ <= a:
+                d = a - s_
+                t = d * 4
+                while d > 0 and s_ + t < b:
+                    if s_ + t > out[-1]:
+                        out.append(s_ + t)
+                    t *= 4
+            elif s_ >= b:
+                d = s_ - b
+                ts = []
+                t = d * 4
+                while d > 0 and s_ - t > a:
+                    ts.append(s_ - t)
+                    t *= 4
+                out += [p for p in reversed(ts) if p > out[-1]]
+        out.append(b)
+    return sorted(out, key=lambda t: t.mid()) if singular else points
+
+
+def _closed_fibre(us, others, a, r, q):
+    """The inner integral in closed form, when it is one integral of a product of two
+    poly-exponential densities on each cell (u_s = alpha(v) + beta x, a constant coefficient)
+    and the class is an indicator on each cell; else None (numerical inner integral)."""
+    if len(others) != 1 or a.free_symbols:
+        return None
+    (other,) = others
+    if not (isinstance(us.law, PELaw) and isinstance(other.law, PELaw)):
+        return None
+    if q is not None and (q.rest is not None or q.remaining):
+        return None
+    x = other.symbol
+    slope = sp.diff(r, x)
+    if slope.free_symbols or sp.diff(slope, x) != 0:
+        return None
+    beta = Fraction(str(sp.nsimplify(-slope / a)))
+    a_arb = compile_expr(a, [])()
+    const = compile_expr(sp.expand(r - slope * x), [])()
+
+    def inner(vv, pts, n_out, point):
+        alpha = (vv - const) / a_arb
+        scale = 1 / abs(a_arb)
+        out = [arb(0)] * n_out
+        for lo, hi in zip(pts, pts[1:]):
+            if not lo < hi:
+                continue
+            mid = (lo + hi) / 2
+            p1 = other.law.pe.piece_at(mid)
+            p2 = us.law.pe.piece_at(alpha + ball(beta) * mid)
+            if p1 is None or p2 is None:
+                continue
+            val = product_integral(p1, p2, alpha, beta, lo, hi) * scale
+            if n_out == 1:
+                out[0] += val
+                continue
+            full, _ = point(vv, (mid,))
+            q1, _q0 = q.value(full)
+            out[0 if q1 == 1 else 1] += val
+        return out
+
+    return inner
+
+
+def _feature_range(feature, syms, boxes) -> tuple:
+    """An interval containing the feature's values on the product of the boxes."""
+    f = compile_expr(feature, syms)
+    balls = [arb((lo + hi) / 2, (hi - lo) / 2) for lo, hi in boxes]
+    val = f(*balls)
+    return val.lower(), val.upper()

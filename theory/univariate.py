@@ -1,0 +1,529 @@
+"""One-dimensional laws for the numerical route: densities, CDFs and survival functions on arb
+balls, for base laws and for linear combinations of independent base variables.
+
+A linear combination ``c_1 B_1 + ... + c_n B_n + e`` of independent base variables has a
+one-dimensional density. :func:`linear_combination` builds it from the convolution algebra:
+
+* normal terms merge exactly: ``N(m1, s1^2) + N(m2, s2^2) = N(m1 + m2, s1^2 + s2^2)``;
+* uniform, Laplace and exponential terms are piecewise poly-exponential and convolve in closed
+  form (:class:`fstheory.theory.polyexp.PolyExp`);
+* a normal plus a poly-exponential law has its density, CDF and survival function in closed form
+  (error functions, :func:`fstheory.theory.polyexp.gauss_smooth`);
+* a logistic term has no closed convolution: the density of ``A + B`` with A logistic is the
+  integral ``int f_A(u) f_B(z - u) du`` done numerically (:class:`Convolved`; ``depth`` counts
+  such nested levels, and callers refuse what would nest too deep).
+
+Every law gives its support, its interior breakpoints (exact rationals), real-point evaluation
+(``pdf``, ``cdf``, ``sf``), the analytic formula of a piece for complex balls when the law is in
+closed form (``pdf_branch`` ...), and :meth:`Law1D.box`: a finite interval outside which the law
+has mass at most ``eps`` (exact tails, or a union bound over the terms of a numerical
+convolution). Lower and upper tails are each computed directly (``cdf`` and ``sf``), never as
+``1 -`` the other, so that both keep their relative precision.
+
+Examples
+--------
+>>> import sympy as sp
+>>> from flint import arb
+>>> from fstheory.theory.laws import Uniform, Laplace
+>>> from fstheory.theory.quadrature import flint_precision
+>>> X, Y = sp.symbols("X Y", real=True)
+>>> laws = {X: Uniform(-1, 1), Y: Uniform(-1, 1)}
+>>> with flint_precision(100):
+...     law = linear_combination({X: sp.Integer(1), Y: sp.Integer(1)}, 0, laws, Accuracy.from_bits(100))
+...     print(law.pdf(arb(1)).str(3, radius=False), law.cdf(arb(0)).str(3, radius=False))
+0.250 0.500
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+from flint import acb, arb
+
+from fstheory.theory import laws as L
+from fstheory.theory.balls import ball
+from fstheory.theory.polyexp import INF, PolyExp, end_sum, gauss_smooth
+from fstheory.theory.quadrature import integrate_ball
+
+__all__ = [
+    "Accuracy",
+    "Law1D",
+    "base_law",
+    "linear_combination",
+    "to_fraction",
+    "NotClosed",
+    "Unsupported",
+]
+
+
+class Unsupported(ValueError):
+    """A law or combination this module cannot represent."""
+
+
+class NotClosed(ValueError):
+    """An analytic branch was asked of a law computed by numerical convolution."""
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """Working precision (bits), absolute quadrature tolerance and tail mass of truncations."""
+
+    bits: int
+    tol: arb
+    eps: arb
+
+    @staticmethod
+    def from_bits(bits: int, tol_digits: int | None = None) -> "Accuracy":
+        digits = tol_digits if tol_digits is not None else int(bits * 0.30103) - 8
+        tol = arb(10) ** (-digits)
+        return Accuracy(bits, tol, tol * arb(10) ** -12)
+
+    @property
+    def inner_tol(self) -> arb:
+        """Absolute tolerance of an inner integral (outer ranges are long and weight the inner
+        error by factors such as |ln f| ~ 200): far below the outer tolerance."""
+        return self.tol * arb(10) ** -6
+
+    @property
+    def inner_rel(self) -> arb:
+        """Relative tolerance of an inner integral that enters a logarithm (a density): its
+        error, times |ln f| and the outer length, must stay well below the outer tolerance,
+        or the outer quadrature sees it as noise and cannot converge."""
+        return self.tol / 100
+
+
+def to_fraction(value, bits: int = 200) -> Fraction:
+    """A sympy number as an exact Fraction (rationals) or a close rational approximation."""
+    value = sp.sympify(value)
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    if not value.is_number or not value.is_finite:
+        raise Unsupported(f"law parameter {value} is not a finite number")
+    num = sp.N(value, int(bits * 0.30103) + 10)
+    if not num.is_real:
+        raise Unsupported(f"law parameter {value} is not real")
+    return Fraction(str(num))
+
+
+def _exact(x: arb) -> Fraction:
+    """An exact (radius 0) arb as a Fraction."""
+    m, e = x.man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
+
+
+def _frac_down(x: arb) -> Fraction:
+    return _exact(x.lower())
+
+
+def _frac_up(x: arb) -> Fraction:
+    return _exact(x.upper())
+
+
+def _tail_point(mass, eps) -> Fraction:
+    """A t > 0 with mass(t) <= eps (mass decreasing): doubling, then 12 bisection steps."""
+    t = Fraction(1)
+    while not mass(t) <= eps:
+        t *= 2
+    lo, hi = t / 2 if t > 1 else Fraction(0), t
+    for _ in range(12):
+        mid = (lo + hi) / 2
+        if mass(mid) <= eps:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+class Law1D:
+    """A one-dimensional law on arb balls (see the module docstring)."""
+
+    closed = True
+    depth = 0  # nested numerical integration levels inside one density evaluation
+
+    def support(self) -> tuple:
+        raise NotImplementedError
+
+    def breakpoints(self) -> list:
+        return []
+
+    # analytic branches (closed laws): functions of an acb (or arb) argument
+    def pdf_branch(self, m: arb):
+        raise NotImplementedError
+
+    def cdf_branch(self, m: arb):
+        raise NotImplementedError
+
+    def sf_branch(self, m: arb):
+        raise NotImplementedError
+
+    # real points
+    def pdf(self, x: arb) -> arb:
+        return self.pdf_branch(x)(x)
+
+    def cdf(self, x: arb) -> arb:
+        return self.cdf_branch(x)(x)
+
+    def sf(self, x: arb) -> arb:
+        return self.sf_branch(x)(x)
+
+    def entropy(self) -> arb | None:
+        return None
+
+    def affine(self, a: Fraction, b: Fraction) -> "Law1D":
+        raise NotImplementedError
+
+    def box(self, eps: arb) -> tuple:
+        """(lo, hi) Fractions with P(outside) <= eps, by doubling on the exact tails."""
+        lo, hi = self.support()
+        centre = self._centre()
+        if hi == INF:
+            hi = centre + _tail_point(lambda t: self.sf(ball(centre + t)), eps / 2)
+        if lo == -INF:
+            lo = centre - _tail_point(lambda t: self.cdf(ball(centre - t)), eps / 2)
+        return lo, hi
+
+    def _centre(self) -> Fraction:
+        lo, hi = self.support()
+        if lo != -INF and hi != INF:
+            return (lo + hi) / 2
+        pts = self.breakpoints()
+        if pts:
+            return pts[len(pts) // 2]
+        return Fraction(0)
+
+
+# --- base families ---------------------------------------------------------------------------------
+
+
+class Normal(Law1D):
+    """N(m, s^2) with arb m, s."""
+
+    def __init__(self, m: arb, s: arb, m_frac: Fraction):
+        self.m, self.s, self.m_frac = m, s, m_frac
+        self._c = 1 / (s * (2 * arb.pi()).sqrt())
+        self._r = s * arb(2).sqrt()
+
+    def support(self):
+        return -INF, INF
+
+    def _centre(self):
+        return self.m_frac
+
+    def _pdf(self, z):
+        t = (z - self.m) / self.s
+        return self._c * (-t * t / 2).exp()
+
+    def _cdf(self, z):
+        return (-(z - self.m) / self._r).erfc() / 2
+
+    def _sf(self, z):
+        return ((z - self.m) / self._r).erfc() / 2
+
+    def pdf_branch(self, x0):
+        return self._pdf
+
+    def cdf_branch(self, x0):
+        return self._cdf
+
+    def sf_branch(self, x0):
+        return self._sf
+
+    pdf, cdf, sf = _pdf, _cdf, _sf
+
+    def entropy(self):
+        return (2 * arb.pi() * arb(1).exp() * self.s * self.s).log() / 2
+
+    def affine(self, a, b):
+        return Normal(ball(a) * self.m + ball(b), abs(ball(a)) * self.s, a * self.m_frac + b)
+
+    def box(self, eps):
+        z = arb(2).sqrt() * eps.erfcinv()
+        return _frac_down(self.m - self.s * z), _frac_up(self.m + self.s * z)
+
+
+class Logistic(Law1D):
+    """Logistic(mu, s): sf = 1/(1 + e^{t}), cdf = 1/(1 + e^{-t}), t = (x - mu)/s."""
+
+    def __init__(self, mu: Fraction, s: Fraction):
+        self.mu, self.s = mu, s
+        self._mu, self._s = ball(mu), ball(s)
+
+    def support(self):
+        return -INF, INF
+
+    def breakpoints(self):
+        return [self.mu]
+
+    def _centre(self):
+        return self.mu
+
+    def _t(self, z):
+        return (z - self._mu) / self._s
+
+    def pdf_branch(self, x0):
+        # the same analytic function, written with e^{-|t|} on each side of mu (no overflow)
+        sign = -1 if x0 >= self._mu else 1
+        s = self._s
+
+        def f(z):
+            e = (sign * self._t(z)).exp()
+            return e / (s * (1 + e) * (1 + e))
+
+        return f
+
+    def pdf(self, x):
+        return self.pdf_branch(x)(x)
+
+    def cdf_branch(self, x0):
+        return lambda z: 1 / (1 + (-self._t(z)).exp())
+
+    def sf_branch(self, x0):
+        return lambda z: 1 / (1 + self._t(z).exp())
+
+    def cdf(self, x):
+        return 1 / (1 + (-self._t(x)).exp())
+
+    def sf(self, x):
+        return 1 / (1 + self._t(x).exp())
+
+    def entropy(self):
+        return self._s.log() + 2
+
+    def affine(self, a, b):
+        return Logistic(a * self.mu + b, abs(a) * self.s)
+
+    def box(self, eps):
+        t = self._s * (2 / eps).log()
+        return _frac_down(self._mu - t), _frac_up(self._mu + t)
+
+
+class PELaw(Law1D):
+    """A piecewise poly-exponential law (uniform, Laplace, exponential and their sums)."""
+
+    def __init__(self, pe: PolyExp, entropy: arb | None = None):
+        self.pe = pe
+        self._cdf = None
+        self._sf = None
+        self._entropy = entropy
+
+    def support(self):
+        return self.pe.support
+
+    def breakpoints(self):
+        lo, hi = self.support()
+        return [p for p in self.pe.breakpoints() if lo < p < hi]
+
+    def _cdf_pe(self):
+        if self._cdf is None:
+            self._cdf = self.pe.cdf()
+        return self._cdf
+
+    def _sf_pe(self):
+        if self._sf is None:
+            self._sf = self.pe.sf()
+        return self._sf
+
+    def pdf_branch(self, x0):
+        return self.pe.branch(x0)
+
+    def cdf_branch(self, x0):
+        return self._cdf_pe().branch(x0)
+
+    def sf_branch(self, x0):
+        return self._sf_pe().branch(x0)
+
+    def pdf(self, x):
+        return self.pe.value(x)
+
+    def cdf(self, x):
+        return self._cdf_pe().value(x)
+
+    def sf(self, x):
+        return self._sf_pe().value(x)
+
+    def entropy(self):
+        return self._entropy
+
+    def affine(self, a, b):
+        ent = None if self._entropy is None else self._entropy + abs(ball(a)).log()
+        return PELaw(self.pe.affine(a, b), ent)
+
+
+class GaussPE(Law1D):
+    """N(m, s^2) + P with P poly-exponential: closed forms by normal smoothing."""
+
+    def __init__(self, normal: Normal, pe: PolyExp):
+        self.normal, self.pe = normal, pe
+        self._cdf = pe.cdf()
+        self._sf = pe.sf()
+
+    def support(self):
+        return -INF, INF
+
+    def _centre(self):
+        lo, hi = self.pe.support
+        c = (lo + hi) / 2 if lo != -INF and hi != INF else (self.pe.breakpoints()[1] if len(self.pe.breakpoints()) > 2 else Fraction(0))
+        return self.normal.m_frac + c
+
+    def _branch(self, f):
+        m, s = self.normal.m, self.normal.s
+
+        def make(x0):
+            x0 = x0.real if isinstance(x0, acb) else x0
+            return lambda z: gauss_smooth(f, m, s, z, x0)
+
+        return make
+
+    def pdf_branch(self, x0):
+        return self._branch(self.pe)(x0)
+
+    def cdf_branch(self, x0):
+        return self._branch(self._cdf)(x0)
+
+    def sf_branch(self, x0):
+        return self._branch(self._sf)(x0)
+
+    def affine(self, a, b):
+        return GaussPE(self.normal.affine(a, b), self.pe.affine(a, Fraction(0)))
+
+
+class Convolved(Law1D):
+    """A + B with A logistic (or any law) and B closed: numerical convolution at real points."""
+
+    closed = False
+
+    def __init__(self, a: Law1D, b: Law1D, acc: Accuracy):
+        self.a, self.b, self.acc = a, b, acc
+        self.depth = 1 + max(a.depth, b.depth)
+        self._box = None
+
+    def support(self):
+        (a1, b1), (a2, b2) = self.a.support(), self.b.support()
+        return end_sum(a1, a2), end_sum(b1, b2)
+
+    def breakpoints(self):
+        return []
+
+    def _centre(self):
+        return self.a._centre() + self.b._centre()
+
+    def _boxes(self):
+        if self._box is None:
+            eps = self.acc.tol * arb(10) ** -6
+            self._box = (self.a.box(eps), self.b.box(eps))
+        return self._box
+
+    def _conv(self, x: arb, g) -> arb:
+        """int f_A(u) g(x - u) du over A's box, split at A's breakpoints and centre and at the
+        images x - p of B's breakpoints and centre (so that each piece holds at most one peak)."""
+        (lo, hi), (blo, bhi) = self._boxes()
+        ulo = max(ball(lo), x - ball(bhi))
+        uhi = min(ball(hi), x - ball(blo))
+        if not ulo < uhi:
+            return arb(0)
+        cuts = [ball(p) for p in self.a.breakpoints() + [self.a._centre()]]
+        cuts += [x - ball(p) for p in self.b.breakpoints() + [self.b._centre()]]
+        inner = sorted((c for c in cuts if ulo < c < uhi), key=lambda t: t.mid())
+        return integrate_ball(lambda u: self.a.pdf(u) * g(x - u), [ulo, *inner, uhi],
+                              self.acc.inner_tol, self.acc.inner_rel)
+
+    def pdf(self, x):
+        return self._conv(x, self.b.pdf)
+
+    def cdf(self, x):
+        """P(A + B <= x) = int f_A(u) F_B(x - u) du: the integral where B's box holds x - u,
+        plus P(A <= x - bhi) (there F_B(x - u) = 1 up to the box's mass)."""
+        (_lo, _hi), (_blo, bhi) = self._boxes()
+        return self._conv(x, self.b.cdf) + self.a.cdf(x - ball(bhi))
+
+    def sf(self, x):
+        """P(A + B > x) = int f_A(u) S_B(x - u) du, plus P(A > x - blo) (S_B = 1 there)."""
+        (_lo, _hi), (blo, _bhi) = self._boxes()
+        return self._conv(x, self.b.sf) + self.a.sf(x - ball(blo))
+
+    def pdf_branch(self, x0):
+        raise NotClosed("numerical convolution has no closed branch")
+
+    cdf_branch = sf_branch = pdf_branch
+
+    def affine(self, a, b):
+        return Convolved(self.a.affine(a, b), self.b.affine(a, Fraction(0)), self.acc)
+
+    def box(self, eps):
+        (a1, b1), (a2, b2) = self.a.box(eps / 2), self.b.box(eps / 2)
+        return a1 + a2, b1 + b2
+
+
+# --- construction ----------------------------------------------------------------------------------
+
+
+def base_law(law: L.Law, acc: Accuracy) -> Law1D:
+    """The numerical law of a base variable with numeric parameters."""
+    bits = acc.bits
+    if isinstance(law, L.Uniform):
+        lo, hi = (to_fraction(p, bits) for p in law.params)
+        return PELaw(PolyExp.uniform(lo, hi), ball(hi - lo).log())
+    if isinstance(law, L.Normal):
+        mu, s = law.params
+        return Normal(_symball(mu, bits), _symball(s, bits), to_fraction(mu, bits))
+    if isinstance(law, L.Laplace):
+        mu, b = (to_fraction(p, bits) for p in law.params)
+        return PELaw(PolyExp.laplace(mu, b), 1 + (2 * ball(b)).log())
+    if isinstance(law, L.Logistic):
+        mu, s = (to_fraction(p, bits) for p in law.params)
+        return Logistic(mu, s)
+    exp_cls = getattr(L, "Exponential", None)
+    if exp_cls is not None and isinstance(law, exp_cls):
+        (rate,) = (to_fraction(p, bits) for p in law.params)
+        return PELaw(PolyExp.exponential(rate), 1 - ball(rate).log())
+    raise Unsupported(f"no numerical form for the law {law!r}")
+
+
+def _symball(value, bits: int) -> arb:
+    value = sp.sympify(value)
+    if value.is_Rational:
+        return arb(int(value.p)) / int(value.q)
+    return arb(str(sp.N(value, int(bits * 0.30103) + 10)))
+
+
+def _add(x: Law1D, y: Law1D, acc: Accuracy) -> Law1D:
+    """The law of the sum of independent X and Y."""
+    if isinstance(x, Normal) and isinstance(y, Normal):
+        return Normal(x.m + y.m, (x.s * x.s + y.s * y.s).sqrt(), x.m_frac + y.m_frac)
+    if isinstance(x, PELaw) and isinstance(y, PELaw):
+        return PELaw(x.pe.convolve(y.pe))
+    for u, v in ((x, y), (y, x)):
+        if isinstance(u, Normal) and isinstance(v, PELaw):
+            return GaussPE(u, v.pe)
+        if isinstance(u, GaussPE) and isinstance(v, Normal):
+            return GaussPE(_add(u.normal, v, acc), u.pe)
+        if isinstance(u, GaussPE) and isinstance(v, PELaw):
+            return GaussPE(u.normal, u.pe.convolve(v.pe))
+    if isinstance(x, GaussPE) and isinstance(y, GaussPE):
+        return GaussPE(_add(x.normal, y.normal, acc), x.pe.convolve(y.pe))
+    # a logistic (or an already numerical) term: one numerical level
+    if isinstance(y, (Logistic, Convolved)) and not isinstance(x, (Logistic, Convolved)):
+        x, y = y, x
+    return Convolved(x, y, acc)
+
+
+def linear_combination(coefs: dict, const, laws: dict, acc: Accuracy) -> Law1D:
+    """The law of sum_B coefs[B] * B + const for independent base variables B ~ laws[B].
+
+    Closed-form terms are merged first, logistic terms last, so that a combination has at most
+    one numerical level per logistic term.
+    """
+    items = [(b, c) for b, c in coefs.items() if c != 0]
+    if not items:
+        raise Unsupported("a constant has no density")
+    parts = [base_law(laws[b], acc).affine(to_fraction(c, acc.bits), Fraction(0)) for b, c in items]
+    parts.sort(key=lambda p: isinstance(p, (Logistic, Convolved)))
+    total = parts[0]
+    for p in parts[1:]:
+        total = _add(total, p, acc)
+    const = to_fraction(const, acc.bits)
+    return total.affine(Fraction(1), const) if const != 0 else total
