@@ -17,7 +17,7 @@ from fstheory.orderings.bounds import Interval, point
 from fstheory.orderings.explain import explain, summary, to_json
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method, method_names
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.reports.compute import values_at  # cached: shared with the other tests
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import NEG_INF, POS_INF, xr
 from orderings_strategies import STEPS, joint_values, scenario_values
@@ -86,7 +86,7 @@ def _masked(v, pairs):
 
 
 def test_jmi_passes_over_unknowns_that_cannot_win_then_stops():
-    full = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    full = values_at(get_scenario("uniform"), {"k": "0.2"}, 30)
     v = _masked(full, [("Y^2", "X-Y"), ("X-Y", "X^2")])
     r = select(v, "jmi")
     assert r.order_labels == ["X", "X-Y", "Y", "3X+1"]
@@ -115,7 +115,7 @@ def test_jmi_passes_over_unknowns_that_cannot_win_then_stops():
 def test_cife_candidates_indeterminate_whatever_the_missing_value():
     """CIFE's Y^2 after Y: MI(Y^2,Y) = MI(Y^2;Y|C) = +inf give inf - inf whatever the other
     terms are: indeterminate, not unknown."""
-    v = evaluate(get_scenario("uniform").bind(k="0.2"), 30)
+    v = values_at(get_scenario("uniform"), {"k": "0.2"}, 30)
     r = select(v, "cife")
     assert not r.undecided and r.stop.kind == "indeterminate"
     y2 = next(c for c in r.stop.candidates if c.label == "Y^2")
