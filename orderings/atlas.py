@@ -242,6 +242,11 @@ class _Sweep:
         self.spec = spec
         self.scenario = spec.load_scenario()
         self.method = get_method(spec.method)
+        if self.method.dimension == 3:
+            raise ParameterError(
+                f"parameter 'method': the atlas covers the 2-D methods only; "
+                f"{self.method.display} needs the joint values (MI(C; {{Vi, Vj}}), ...) at every "
+                f"point of the sweep, which the swept values do not provide yet")
         self.param = spec.parameter
         self.on_beta = self.param in METHOD_PARAMETERS
         fixed = dict(spec.fixed)

@@ -56,6 +56,7 @@ from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEn
                                               skew_normal_argument, skew_normal_mi_ball, to_ix,
                                               working_precision)
 from fstheory.orderings.atlas_interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
+from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
 __all__ = ["applicable", "certify", "guarantee", "Certifier"]
@@ -104,9 +105,11 @@ _CERTIFIERS: dict = {}
 
 
 def _certifier(sweep) -> "Certifier":
-    key = id(sweep.pv)
+    # the leaves are shared by every method row over the same values and range (the range
+    # bounds the critical points of the skew-normal leaves)
+    key = (id(sweep.pv), sweep.spec.lo, sweep.spec.hi)
     hit = _CERTIFIERS.get(key)
-    if hit is None or hit.sw.pv is not sweep.pv:  # the leaves are shared by every method row
+    if hit is None or hit.sw.pv is not sweep.pv:
         hit = Certifier(sweep)
         _CERTIFIERS[key] = hit
     return hit
@@ -203,7 +206,7 @@ class Certifier:
                     raise NoEnclosure(f"{label} comes from the numerical route (no rigorous "
                                       "enclosure)")
                 varying = q in pv.varying
-                key = (varying, sp.srepr(pv.closed_form(q)))
+                key = (varying, pv.closed_form(q))  # structural (srepr would evalf integrals)
                 if key not in by_key:
                     by_key[key] = (self._make_leaf(q, varying, lo, hi, label),
                                    sp.Symbol(f"L{len(by_key)}"))
@@ -277,18 +280,21 @@ class Certifier:
         return GenericLeaf(expr, t, lambda x: exact_at(x))
 
     def _numerical_constant(self, q, label):
-        """A constant whose closed form arb cannot enclose (an integral with endpoint
-        singularities): the engine's value with a radius 10^-digits relative, an assumption the
-        certificate states (the value agrees with an independent route in the tests)."""
+        """A constant whose closed form arb cannot enclose (an integral whose integrand is
+        singular at an end of its range): the engine's value (tanh-sinh quadrature at
+        digits + GUARD_DIGITS) with a radius 10^-(digits + GUARD_DIGITS/2) relative, an
+        assumption the certificate states; tests/test_atlas_certify.py checks it against
+        Gauss-Legendre quadrature at 45 digits."""
         from flint import arb
 
         v = self.sw.pv.reference
         x = {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:]).value
+        e = self.digits + GUARD_DIGITS // 2
         note = (f"{label} = {mpmath.nstr(x, 12)} is taken from its quadrature to within "
-                f"10^-{self.digits} relative (not enclosed by ball arithmetic)")
+                f"10^-{e} relative (not enclosed by ball arithmetic)")
         if note not in self.notes:
             self.notes.append(note)
-        r = abs(x) * mpmath.mpf(10) ** -self.digits
+        r = abs(x) * mpmath.mpf(10) ** -e
         from fstheory.orderings.atlas_enclose import _arb_from_mpf
 
         return arb(_arb_from_mpf(x), _arb_from_mpf(r))
@@ -334,7 +340,9 @@ class Certifier:
 
     def _difference(self, cell, prefix, w, c, zeros):
         """The simplified symbolic obj(w) - obj(c) (None: not a rational form)."""
-        key = (prefix, w, c, zeros, cell.is_point and self.on_beta and cell.lo == 0)
+        spec = self.sw.spec  # the certifier is shared by every method row of the same values
+        key = (spec.method, spec.beta, spec.reading, spec.zero_beta, prefix, w, c, zeros,
+               cell.is_point and self.on_beta and cell.lo == 0)
         if key not in self._sym_cache:
             _, sops, beta = self._beta_ops(cell)
             sv = _SymbolicView(self, zeros)
@@ -595,7 +603,7 @@ class _Refuted(Exception):
 
 
 def _fraction(x: mpmath.mpf) -> Fraction:
-    man, exp = x.man_exp
+    man, exp = man_exp(x)
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 

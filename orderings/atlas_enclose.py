@@ -60,6 +60,7 @@ import sympy as sp
 from flint import acb, arb, ctx
 
 from fstheory.orderings.atlas_interval import IX
+from fstheory.orderings.atlas_values import man_exp
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
            "skew_normal_mi_derivative_ball", "uniform_series", "Leaf", "ConstLeaf", "GenericLeaf",
@@ -102,7 +103,7 @@ class Cell:
 def _arb_from_mpf(x: mpmath.mpf) -> arb:
     if mpmath.isinf(x):
         return arb.pos_inf() if x > 0 else arb.neg_inf()
-    man, exp = x.man_exp
+    man, exp = man_exp(x)
     return arb(man) * arb(2) ** exp if exp >= 0 else arb(man) / arb(2) ** (-exp)
 
 
@@ -423,7 +424,7 @@ class _PointMemo:
         self._memo: dict = {}
 
     def key(self, x):
-        return (x.man_exp, ctx.prec) if isinstance(x, mpmath.mpf) else (sp.srepr(x), ctx.prec)
+        return (man_exp(x), ctx.prec) if isinstance(x, mpmath.mpf) else (sp.srepr(x), ctx.prec)
 
     def get(self, x, fn):
         key = self.key(x)
@@ -570,23 +571,25 @@ class UniformClassLeaf(Leaf):
 
 
 class SkewNormalLeaf(Leaf):
-    """Scenario II's MI(C, V) = F(mu(t)), mu = |lambda(t)| (module docstring)."""
+    """Scenario II's MI(C, V) = F(mu(t)), mu = |lambda(t)| = sqrt(mu2(t)) (module docstring)."""
 
     def __init__(self, mu: sp.Expr, sym: sp.Symbol, lo, hi, exact_at):
-        self.mu, self.sym = mu, sym
-        self.dmu = sp.diff(mu.args[0] if isinstance(mu, sp.Abs) else mu, sym)
-        self.sign_expr = mu.args[0] if isinstance(mu, sp.Abs) else None
+        self.sym = sym
+        self.mu2 = sp.simplify(mu**2)
+        self.mu = sp.sqrt(self.mu2)
+        self.dmu = sp.diff(self.mu2, sym) / (2 * self.mu)
         self.exact_at = exact_at
+        # |lambda| is monotone between the zeros of (mu^2)', of mu^2 (a kink of |lambda|) and of
+        # its denominator (a pole, where F = ln 2): those are the critical points
         crit = set()
-        for e in (sp.diff((mu.args[0] if isinstance(mu, sp.Abs) else mu) ** 2, sym),):
-            sol = sp.solveset(sp.together(e), sym, sp.Interval.open(lo, hi))
+        d2, m2 = sp.together(sp.diff(self.mu2, sym)), sp.together(self.mu2)
+        for e in (sp.numer(d2), sp.numer(m2), sp.denom(m2)):
+            sol = sp.solveset(e, sym, sp.Interval.open(lo, hi))
+            if sol is sp.S.EmptySet:
+                continue
             if not isinstance(sol, sp.FiniteSet):
-                raise NoEnclosure(f"critical points of |lambda| = {mu} not found exactly")
-            crit |= set(sol)
-        if self.sign_expr is not None:
-            sol = sp.solveset(self.sign_expr, sym, sp.Interval.open(lo, hi))
-            if not isinstance(sol, sp.FiniteSet):
-                raise NoEnclosure(f"zeros of lambda = {self.sign_expr} not found exactly")
+                raise NoEnclosure(f"the monotone pieces of |lambda| = {self.mu} were not found "
+                                  "exactly")
             crit |= set(sol)
         self.critical = sorted(crit, key=lambda c: float(c))
         self._points = _PointMemo()
@@ -594,18 +597,18 @@ class SkewNormalLeaf(Leaf):
     def exact(self, x) -> sp.Expr:
         from fstheory.theory.law_algebra import skew_normal_mi
 
-        mu = self.exact_at(self.mu, x)
-        if mu == sp.oo:
+        mu2 = self.exact_at(self.mu2, x)
+        if mu2 == sp.oo:
             return sp.log(2)
-        return skew_normal_mi(mu)
+        return skew_normal_mi(sp.sqrt(mu2))
 
     def _mu_at(self, x):
         """|lambda| at a cell end: a ball, or "+inf" at a pole."""
         if not isinstance(x, mpmath.mpf):
-            lim = self.exact_at(self.mu, x)
+            lim = self.exact_at(self.mu2, x)
             if lim == sp.oo:
                 return "+inf"
-            return arb_of(lim)
+            return arb_of(sp.sqrt(lim))
         v = arb_of(self.mu, {self.sym: _end(x)})
         if not v.is_finite():
             raise NoEnclosure("|lambda| is not finite at an interior point")
@@ -666,23 +669,16 @@ class SkewNormalLeaf(Leaf):
         """Enclosure of d/dt F(mu(t)) over the cell: F'(mu range) * mu'(t range)."""
         if any(m == "+inf" for m in mus):
             return None
-        if not all(isinstance(e, mpmath.mpf) for e in (cell.lo, cell.hi)):
-            return None
         mu_ball = _hull(mus)
         if mu_ball.lower() <= 0:
             return None
         t = _hull([_end(cell.lo), _end(cell.hi)])
         with working_precision(max(64, ctx.prec // 2)):
-            fd = skew_normal_mi_derivative_ball(mu_ball)
-        dmu = arb_of(self.dmu, {self.sym: t})
-        if self.sign_expr is not None:
-            s = arb_of(self.sign_expr, {self.sym: t})
-            if s.lower() > 0:
-                pass
-            elif s.upper() < 0:
-                dmu = -dmu
-            else:
+            try:
+                fd = skew_normal_mi_derivative_ball(mu_ball)
+            except NoEnclosure:  # too wide a ball of mu: the cell is split
                 return None
+        dmu = arb_of(self.dmu, {self.sym: t})
         d = fd * dmu
         if not d.is_finite():
             return None

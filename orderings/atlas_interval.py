@@ -70,15 +70,19 @@ __all__ = ["IX", "IntervalOps", "SymbolicOps", "evaluate_expr", "SYM_INF"]
 
 _INF = mpmath.inf
 
+# "d" (a lower bound) and "u" (an upper bound) here are floor and ceiling: mpmath's own "d" and
+# "u" round toward and away from zero, which is the wrong way for negative bounds
+_ROUND = {"d": "f", "u": "c"}
+
 
 def _add(x, y, r):
-    return mpmath.fadd(x, y, rounding=r)
+    return mpmath.fadd(x, y, rounding=_ROUND[r])
 
 
 def _mul(x, y, r):
     if x == 0 or y == 0:  # 0 * (unbounded) = 0: the values are finite
         return mpmath.mpf(0)
-    return mpmath.fmul(x, y, rounding=r)
+    return mpmath.fmul(x, y, rounding=_ROUND[r])
 
 
 def _div(x, y, r):
@@ -86,7 +90,7 @@ def _div(x, y, r):
         return mpmath.mpf(0)
     if mpmath.isinf(y):
         return mpmath.mpf(0)
-    return mpmath.fdiv(x, y, rounding=r)
+    return mpmath.fdiv(x, y, rounding=_ROUND[r])
 
 
 class IX:
@@ -107,8 +111,8 @@ class IX:
         if isinstance(x, Fraction):
             if x == 0:
                 return IX.ZERO
-            lo = mpmath.fdiv(x.numerator, x.denominator, rounding="d")
-            hi = mpmath.fdiv(x.numerator, x.denominator, rounding="u")
+            lo = mpmath.fdiv(x.numerator, x.denominator, rounding="f")
+            hi = mpmath.fdiv(x.numerator, x.denominator, rounding="c")
         else:
             if x == 0:
                 return IX.ZERO

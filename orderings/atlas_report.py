@@ -43,8 +43,10 @@ PAPER_K = ("0.2", "0.8")
 
 
 def method_rows() -> list[tuple[str, str | None]]:
-    """Every registered method, with beta in 0, 0.4, 0.7, 1 for those that take it."""
-    return [(m, b) for m in method_names() for b in (BETAS if get_method(m).has_beta else (None,))]
+    """Every registered 2-D method (the atlas does not sweep the 3-D ones yet), with beta in 0,
+    0.4, 0.7, 1 for those that take it."""
+    return [(m, b) for m in method_names(2)
+            for b in (BETAS if get_method(m).has_beta else (None,))]
 
 
 def _row_name(method: str, beta) -> str:
