@@ -338,20 +338,23 @@ class Certifier:
                     out.add(s)
         return frozenset(out)
 
-    def _difference(self, cell, prefix, w, c, zeros):
-        """The simplified symbolic obj(w) - obj(c) (None: not a rational form)."""
+    def _difference(self, cell, prefix, w, c, zeros, known_zero=(False, False)):
+        """The simplified symbolic obj(w) - obj(c) (None: not a rational form). ``known_zero``:
+        whether obj(w), obj(c) are identically 0 on the cell (an infinite input times an exact
+        0 has no rational form, but its value is known)."""
         spec = self.sw.spec  # the certifier is shared by every method row of the same values
         key = (spec.method, spec.beta, spec.reading, spec.zero_beta, prefix, w, c, zeros,
-               cell.is_point and self.on_beta and cell.lo == 0)
+               known_zero, cell.is_point and self.on_beta and cell.lo == 0)
         if key not in self._sym_cache:
             _, sops, beta = self._beta_ops(cell)
             sv = _SymbolicView(self, zeros)
-            a = self._objective(sops, sv, w, prefix, beta)
-            b = self._objective(sops, sv, c, prefix, beta)
+            a, b = (sp.Integer(0) if z else self._objective(sops, sv, i, prefix, beta)
+                    for i, z in zip((w, c), known_zero))
             if a is SYM_INF or b is SYM_INF:
                 out = None
             else:
-                out = sp.cancel(sp.together(a - b))
+                # factored: a leaf common to every term (L5*(m - L7)) is evaluated once
+                out = sp.factor(sp.cancel(sp.together(a - b)))
             self._sym_cache[key] = out
         return self._sym_cache[key]
 
@@ -386,7 +389,7 @@ class Certifier:
             return True
         if g.finite and g.zero:  # both identically 0 on the cell: a tie
             return w < c
-        diff = self._difference(cell, prefix, w, c, zeros())
+        diff = self._difference(cell, prefix, w, c, zeros(), (a.zero, b.zero))
         if diff is None:
             return None
         if diff == 0:

@@ -123,7 +123,13 @@ _FUNCS = {sp.log: "log", sp.exp: "exp", sp.erfc: "erfc", sp.erf: "erf", sp.sin: 
           sp.cos: "cos"}
 
 
-def _compile(e: sp.Expr, env: dict):
+def _branch(x, name: str, analytic: bool):
+    """log or sqrt of a ball; inside an integrand (acb) with acb.integral's ``analytic`` flag, so
+    that a ball that meets the branch cut is not taken as analytic there."""
+    return getattr(x, name)(analytic=analytic) if isinstance(x, acb) else getattr(x, name)()
+
+
+def _compile(e: sp.Expr, env: dict, analytic: bool = False):
     if e.is_Symbol:
         if e not in env:
             raise NoEnclosure(f"free symbol {e} in a constant")
@@ -143,15 +149,15 @@ def _compile(e: sp.Expr, env: dict):
     if e.is_Add:
         out = arb(0)
         for a in e.args:
-            out = out + _compile(a, env)
+            out = out + _compile(a, env, analytic)
         return out
     if e.is_Mul:
         out = arb(1)
         for a in e.args:
-            out = out * _compile(a, env)
+            out = out * _compile(a, env, analytic)
         return out
     if e.is_Pow:
-        base = _compile(e.base, env)
+        base = _compile(e.base, env, analytic)
         if e.exp.is_Integer:
             n = int(e.exp)
             out = arb(1) if not isinstance(base, acb) else acb(1)
@@ -159,20 +165,21 @@ def _compile(e: sp.Expr, env: dict):
                 out = out * base
             return 1 / out if n < 0 else out
         if e.exp == sp.Rational(1, 2):
-            return base.sqrt()
+            return _branch(base, "sqrt", analytic)
         if e.exp == sp.Rational(-1, 2):
-            return 1 / base.sqrt()
-        return (_compile(e.exp, env) * base.log()).exp()
+            return 1 / _branch(base, "sqrt", analytic)
+        return (_compile(e.exp, env, analytic) * _branch(base, "log", analytic)).exp()
     if isinstance(e, sp.Abs):
-        v = _compile(e.args[0], env)
+        v = _compile(e.args[0], env, analytic)
         if isinstance(v, acb):
             raise NoEnclosure("|x| inside an integrand is not analytic")
         return abs(v)
     if isinstance(e, sp.polygamma) and e.args[0] == 0:
-        return _compile(e.args[1], env).digamma()
+        return _compile(e.args[1], env, analytic).digamma()
     for f, name in _FUNCS.items():
         if isinstance(e, f):
-            return getattr(_compile(e.args[0], env), name)()
+            x = _compile(e.args[0], env, analytic)
+            return _branch(x, name, analytic) if name == "log" else getattr(x, name)()
     if isinstance(e, sp.Integral):
         return _integral(e, env)
     raise NoEnclosure(f"no ball rule for {e.func.__name__}")
@@ -190,7 +197,7 @@ def _integral(e: sp.Integral, env: dict) -> arb:
     def f(z, analytic):
         inner = dict(env)
         inner[var] = z
-        return acb(_compile(body, inner))
+        return acb(_compile(body, inner, analytic))
 
     val = acb.integral(f, acb(lo), acb(hi))
     if not val.real.is_finite() or not val.imag.contains(0):
@@ -262,19 +269,20 @@ def skew_normal_mi_ball(mu: arb) -> arb:
     big = mu.lower() > 1
     m = acb(mu)
 
-    def hb(x):  # H_b(Phi(x)) with Phi(x) = erfc(-x/sqrt 2)/2 and 1 - Phi(x) = erfc(x/sqrt 2)/2
+    def hb(x, analytic):  # H_b(Phi(x)), Phi(x) = erfc(-x/sqrt 2)/2, 1 - Phi(x) = erfc(x/sqrt 2)/2
         p = (-x / s2).erfc() / 2
         q = (x / s2).erfc() / 2
-        return -(p * p.log() + q * q.log())
+        # log has a branch cut: acb.integral needs it to say where it is not analytic
+        return -(p * p.log(analytic=analytic) + q * q.log(analytic=analytic))
 
     if big:
         def f(w, analytic):
             v = w / m
-            return 2 * (-(v * v) / 2).exp() / rt * hb(w) / m
+            return 2 * (-(v * v) / 2).exp() / rt * hb(w, analytic) / m
         tail = 4 * _phi_bound(T) / (mu * rt)
     else:
         def f(v, analytic):
-            return 2 * (-(v * v) / 2).exp() / rt * hb(m * v)
+            return 2 * (-(v * v) / 2).exp() / rt * hb(m * v, analytic)
         tail = 2 * arb(2).log() * _phi_bound(T) / T
     val = acb.integral(f, 0, T)
     if not val.real.is_finite():
@@ -285,30 +293,33 @@ def skew_normal_mi_ball(mu: arb) -> arb:
 def skew_normal_mi_derivative_ball(mu: arb) -> arb:
     r"""F'(mu) = 2 int_0^oo v phi(v) phi(mu v) ln(Phi(mu v) / Phi(-mu v)) dv >= 0 over a ball of
     mu > 0 (for mu > 1 after w = mu v: (2/mu^2) int_0^oo w phi(w/mu) phi(w) ln(Phi(w)/Phi(-w)) dw),
-    the range cut at T with the tail bounded by 2 (T^2 + 2) phi(T) max(1, 1/mu^2) / sqrt(2 pi)."""
+    the range cut at T with the tail bounded by 2 (T^2 + 2) phi(T) / sqrt(2 pi) (for x >= 3,
+    ln(Phi(x)/Phi(-x)) <= x^2 by Mills' ratio, and int_T^oo v^3 phi(v) dv = (T^2 + 2) phi(T)).
+
+    Only a coarse enclosure is needed (the sign of a derivative over a cell): the quadrature
+    stops at a relative tolerance 2^-24, which keeps a wide ball of mu cheap."""
     T = _tail_cut()
     s2 = arb(2).sqrt()
     rt = (2 * arb.pi()).sqrt()
     m = acb(mu)
 
-    def logit(x):
-        return ((-x / s2).erfc()).log() - ((x / s2).erfc()).log()
+    def logit(x, analytic):
+        return ((-x / s2).erfc()).log(analytic=analytic) - ((x / s2).erfc()).log(
+            analytic=analytic)
 
     def phi(x):
         return (-(x * x) / 2).exp() / rt
 
     if mu.lower() > 1:
         def f(w, analytic):
-            return 2 * w * phi(w / m) * phi(w) * logit(w) / (m * m)
-        scale = arb(1)
+            return 2 * w * phi(w / m) * phi(w) * logit(w, analytic) / (m * m)
     else:
         def f(v, analytic):
-            return 2 * v * phi(v) * phi(m * v) * logit(m * v)
-        scale = 1 / (mu.lower() * mu.lower()) if mu.lower() > 0 else arb(1)
-    val = acb.integral(f, 0, T)
+            return 2 * v * phi(v) * phi(m * v) * logit(m * v, analytic)
+    val = acb.integral(f, 0, T, rel_tol=arb(2) ** -24, eval_limit=4000)
     if not val.real.is_finite():
         raise NoEnclosure("the derivative integral was not enclosed")
-    tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) * max(arb(1), scale) / rt
+    tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) / rt
     return val.real + arb(0, tail)
 
 
@@ -593,6 +604,7 @@ class SkewNormalLeaf(Leaf):
             crit |= set(sol)
         self.critical = sorted(crit, key=lambda c: float(c))
         self._points = _PointMemo()
+        self._cells: dict = {}
 
     def exact(self, x) -> sp.Expr:
         from fstheory.theory.law_algebra import skew_normal_mi
@@ -629,6 +641,14 @@ class SkewNormalLeaf(Leaf):
         return ends
 
     def enclose(self, cell: Cell, der: bool) -> IX:
+        key = (cell, der, ctx.prec)  # every pair of candidates asks again on the same cell
+        if key not in self._cells:
+            if len(self._cells) > 20000:
+                self._cells.clear()
+            self._cells[key] = self._enclose(cell, der)
+        return self._cells[key]
+
+    def _enclose(self, cell: Cell, der: bool) -> IX:
         if cell.is_point:
             v = self.point(cell.lo)
             if v == "zero":
