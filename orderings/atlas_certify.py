@@ -206,13 +206,18 @@ class Certifier:
                     raise NoEnclosure(f"{label} comes from the numerical route (no rigorous "
                                       "enclosure)")
                 varying = q in pv.varying
-                key = (varying, pv.closed_form(q))  # structural (srepr would evalf integrals)
+                # the derivation itself (with every parameter) names the function: after
+                # substitution two 0/0 forms at k = 1 would both read nan; structural, as srepr
+                # would evalf the integrals
+                key = (varying, sp.sympify(d.expr))
                 if key not in by_key:
                     by_key[key] = (self._make_leaf(q, varying, lo, hi, label),
                                    sp.Symbol(f"L{len(by_key)}"))
                 self.leaf[q], self.symbol[q] = by_key[key]
             self.leaf_by_symbol = {s: self.leaf[q] for q, s in self.symbol.items()
                                    if isinstance(s, sp.Symbol)}
+            self.constant_symbols = {s for s, leaf in self.leaf_by_symbol.items()
+                                     if isinstance(leaf, ConstLeaf)}
             for i in range(n):  # diagonal MI(Vi, Vi) = +inf
                 self.leaf[("mi", i, i)] = ConstLeaf(IX.POS_INF)
                 self.symbol[("mi", i, i)] = SYM_INF
@@ -404,8 +409,8 @@ class Certifier:
         if cell.is_point:
             # at a special point an exact tie is recognised on the exact values
             return (w < c) if self._exact_zero_at(diff, cell.lo) else None
-        if cell.is_point:
-            return None
+        if diff.free_symbols <= self.constant_symbols and self._exact_zero_at(diff, sp.Integer(0)):
+            return w < c  # constants on the swept range (a beta sweep) that tie exactly
         Gd = evaluate_expr(diff, self._leaves_for(diff, cell, True))
         if not Gd.has_der or not (Gd.dlo > 0 or Gd.dhi < 0):
             return None

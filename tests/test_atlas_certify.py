@@ -62,6 +62,17 @@ def test_exact_crossing_of_scenario_two_certified():
         assert mpmath.mpf(br["from"]) < mpmath.sqrt(2) - 1 < mpmath.mpf(br["to"])
 
 
+@pytest.mark.parametrize("k_fixed", ["0", "1"])
+def test_beta_sweep_at_the_ends_of_k_certified(k_fixed):
+    # at k = 0 and 1 several closed forms are 0/0 (their values are limits): they must not be
+    # taken for one function, and the exact tie MI(C_1, X) = MI(C_1, Y) = ln 2 - 1/2 is decided
+    # by the index
+    spec = AtlasSpec(scenario="uniform", method="mifs", parameter="beta", lo="0", hi="1",
+                     fixed=(("k", k_fixed),), digits=20, grid=8)
+    cert = atlas(spec, certify=True).certificate
+    assert cert["certified"] is True, cert.get("failures")
+
+
 def _recertify(result, regions, breakpoints):
     sw = _sweep(result.spec)
     return atlas_certify.certify(sw, replace(result, regions=regions, breakpoints=breakpoints))
