@@ -554,7 +554,11 @@ class Certifier:
                 x = where
                 regs = [r for r in result.regions if r.lo == x and r.hi == x]
                 if not regs:
+                    # neighbouring regions share the point: it belongs to the one whose
+                    # ordering was computed at it (its sample), else to the left one
                     regs = [r for r in result.regions if _le(r.lo, x) and _le(x, r.hi)]
+                    regs.sort(key=lambda r: not (isinstance(r.sample, sp.Basic)
+                                                 and r.sample == x))
             else:
                 x = (_ix_end(where.lo, "n") + _ix_end(where.hi, "n")) / 2
                 regs = [r for r in result.regions if _lt(r.lo, x) and _lt(x, r.hi)]

@@ -73,6 +73,16 @@ def test_beta_sweep_at_the_ends_of_k_certified(k_fixed):
     assert cert["certified"] is True, cert.get("failures")
 
 
+def test_special_point_takes_the_ordering_computed_there():
+    # h(3X+1) = ln(6 delta) = 0 at delta = 1/6: QMIFS stops after 3 there, as on the right; the
+    # left region ends at the same point with another ordering
+    spec = AtlasSpec(scenario="uniform", method="qmifs", parameter="delta", lo="0.1", hi="0.2",
+                     fixed=(("k", "0.2"),), digits=20, grid=8)
+    res = atlas(spec, certify=True)
+    assert [r.hi for r in res.regions][0] == sp.Rational(1, 6)
+    assert res.certificate["certified"] is True, res.certificate.get("failures")
+
+
 def _recertify(result, regions, breakpoints):
     sw = _sweep(result.spec)
     return atlas_certify.certify(sw, replace(result, regions=regions, breakpoints=breakpoints))
