@@ -211,9 +211,11 @@ class Certifier:
                 # would evalf the integrals
                 key = (varying, sp.sympify(d.expr))
                 if key not in by_key:
-                    by_key[key] = (self._make_leaf(q, varying, lo, hi, label),
-                                   sp.Symbol(f"L{len(by_key)}"))
-                self.leaf[q], self.symbol[q] = by_key[key]
+                    names: list = []  # every quantity that is this function (for the notes)
+                    by_key[key] = (self._make_leaf(q, varying, lo, hi, names),
+                                   sp.Symbol(f"L{len(by_key)}"), names)
+                self.leaf[q], self.symbol[q], names = by_key[key]
+                names.append(label)
             self.leaf_by_symbol = {s: self.leaf[q] for q, s in self.symbol.items()
                                    if isinstance(s, sp.Symbol)}
             self.constant_symbols = {s for s, leaf in self.leaf_by_symbol.items()
@@ -237,7 +239,7 @@ class Certifier:
         return {self.sw.scenario.symbols[n]: v for n, v in pv.reference_bound.params.items()
                 if n not in pv.vary}
 
-    def _make_leaf(self, q, varying: bool, lo, hi, label):
+    def _make_leaf(self, q, varying: bool, lo, hi, names: list):
         pv = self.sw.pv
         d = pv._derivations[q]
         raw = sp.sympify(d.expr)
@@ -262,7 +264,7 @@ class Certifier:
                 arb_of(value)
                 return ConstLeaf(lambda v=value: arb_of(v), value)
             except NoEnclosure:
-                return ConstLeaf(lambda q=q, label=label: self._numerical_constant(q, label),
+                return ConstLeaf(lambda q=q: self._numerical_constant(q, " = ".join(names)),
                                  value)
         expr = pv.closed_form(q)
         t = self.t
