@@ -133,8 +133,21 @@ def _bits(digits: int) -> int:
     return int((digits + GUARD_DIGITS) * 3.33) + 16
 
 
-class _IntervalView:
-    """The values view of one cell (what the objectives read), in the interval world."""
+class _View:
+    """The values view the objectives read (``h``, ``mi_c``, ``mi``), over ``_q(quantity)``."""
+
+    def h(self, i):
+        return self._q(("h", i))
+
+    def mi_c(self, i):
+        return self._q(("mi_c", i))
+
+    def mi(self, i, j):
+        return self._q(("mi", min(i, j), max(i, j)))
+
+
+class _IntervalView(_View):
+    """One cell's values in the interval world."""
 
     def __init__(self, cert: "Certifier", cell: Cell, der: bool):
         self.cert, self.cell, self.der = cert, cell, der
@@ -145,17 +158,10 @@ class _IntervalView:
             self._memo[q] = self.cert.leaf_ix(q, self.cell, self.der)
         return self._memo[q]
 
-    def h(self, i):
-        return self._q(("h", i))
 
-    def mi_c(self, i):
-        return self._q(("mi_c", i))
+class _SymbolicView(_View):
+    """The values as leaf symbols (0 for the leaves identically 0 on the cell)."""
 
-    def mi(self, i, j):
-        return self._q(("mi", min(i, j), max(i, j)))
-
-
-class _SymbolicView:
     def __init__(self, cert: "Certifier", zeros: frozenset):
         self.cert, self.zeros = cert, zeros
 
@@ -164,15 +170,6 @@ class _SymbolicView:
         if sym is SYM_INF:
             return SYM_INF
         return sp.Integer(0) if (sym == 0 or sym in self.zeros) else sym
-
-    def h(self, i):
-        return self._q(("h", i))
-
-    def mi_c(self, i):
-        return self._q(("mi_c", i))
-
-    def mi(self, i, j):
-        return self._q(("mi", min(i, j), max(i, j)))
 
 
 class Certifier:
