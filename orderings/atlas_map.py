@@ -175,6 +175,10 @@ def _certificate_note(pm: "PhaseMap") -> str:
     if not failed:
         return (f"certificate: every column's ordering over {pm.y.parameter} is certified "
                 f"(interval proof; docs/atlas.md)")
+    reasons = {c.get("reason") for _, c in failed}
+    if len(failed) == len(pm.columns) and len(reasons) == 1 and None not in reasons:
+        return (f"certificate: no column certified ({reasons.pop()}): sampled and bracketed "
+                f"(docs/atlas.md)")
     return (f"certificate: {len(pm.columns) - len(failed)} of {len(pm.columns)} columns "
             f"certified; not certified: " + "; ".join(
                 f"{pm.x.parameter} = {decimal_text(xv, d)}: "

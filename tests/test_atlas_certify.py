@@ -73,6 +73,21 @@ def test_beta_sweep_at_the_ends_of_k_certified(k_fixed):
     assert cert["certified"] is True, cert.get("failures")
 
 
+def test_crossing_just_outside_its_located_bracket_is_certified():
+    # MIFS over beta at k = 39/40 (Scenario II): X-Y and Z cross at beta = MI(C, X-Y)/ln 2 =
+    # 7.357e-5, 1.4 located-bracket widths below the located bracket; the certified bracket
+    # must still contain it and the pieces on both sides be proved
+    spec = AtlasSpec(scenario="normal", method="mifs", parameter="beta", lo="0", hi="1",
+                     fixed=(("k", "39/40"),), digits=20, grid=32)
+    cert = atlas(spec, certify=True).certificate
+    assert cert["certified"] is True, cert.get("failures")
+    (br,) = cert["brackets"]
+    with mpmath.workdps(45):
+        # F(1/79) = MI(C, X-Y) at k = 39/40: arb ball and mpmath quad at 50 digits agree
+        exact = mpmath.mpf("5.099745587244417748016847361957576112047e-5") / mpmath.log(2)
+        assert mpmath.mpf(br["from"]) < exact < mpmath.mpf(br["to"])
+
+
 def test_special_point_takes_the_ordering_computed_there():
     # h(3X+1) = ln(6 delta) = 0 at delta = 1/6: QMIFS stops after 3 there, as on the right; the
     # left region ends at the same point with another ordering
