@@ -651,11 +651,10 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     result = AtlasResult(spec, sw.labels, sw.method_text(), breakpoints, regions, special)
     from fstheory.orderings import atlas_certify
 
-    if certify is None:
-        certify = atlas_certify.applicable(sw)
-    result.certificate = (atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
-                                                progress=progress)
-                          if certify else atlas_certify.guarantee(spec))
+    # certify() itself returns the sampled statement with the reason where no certificate applies
+    result.certificate = (atlas_certify.guarantee(spec) if certify is False else
+                          atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
+                                                progress=progress))
     return result
 
 

@@ -270,3 +270,12 @@ def test_negative_points_keep_their_sign():
     x = mpmath.mpf(-3) / 4
     assert as_exact(x) == sp.Rational(-3, 4) and atlas_certify._fraction(x) == Fraction(-3, 4)
     assert _arb_from_mpf(x).upper() < 0
+
+
+def test_no_certificate_says_why():
+    # Scenario III's MI(C, V) come from the numerical route: no enclosure, the reason is given
+    spec = AtlasSpec(scenario="laplace", method="mrmr", parameter="k", lo="0.2", hi="0.3",
+                     digits=20, grid=4)
+    cert = atlas(spec).certificate
+    assert cert["certified"] is False and "numerical route" in cert["reason"]
+    assert "(no certificate: " in cert["summary"]
