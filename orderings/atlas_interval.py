@@ -19,8 +19,8 @@ finite values
     0*inf are indeterminate), and an enclosure [dlo, dhi] of its derivative in the swept
     parameter over the cell (None when unknown).
 
-The rules mirror :func:`fstheory.theory.extended._binary` kind by kind (tested rule by rule in
-tests/test_atlas_interval.py):
+The rules mirror :func:`fstheory.theory.extended._binary` kind by kind (tests/test_atlas_certify.py
+checks the kinds, and that finite results contain every point result):
 
 ==================  ==========================================================================
 ``a + b``           first indeterminate kept; +inf + -inf -> ``inf-inf``; inf + finite = inf
