@@ -25,9 +25,10 @@ exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
    or infinite or changing sign at a special point (which ones), and the step where the orderings
    part.
 
-The sampling of step 2 can miss a pair of crossings between two grid points: the search is
-sampled and bracketed, not certified (:mod:`fstheory.orderings.atlas_certify` states the
-guarantee, attached to every result; ``docs/atlas.md``).
+The sampling of step 2 alone can miss a pair of crossings between two grid points. Where every
+input has a rigorous enclosure (Scenarios I and II), :mod:`fstheory.orderings.atlas_certify`
+then proves, cell by cell, that each region's ordering holds on the whole region; otherwise the
+result states what the sampled and bracketed search guarantees (``docs/atlas.md``).
 
 Examples
 --------
@@ -37,6 +38,8 @@ Examples
 [('0', '0', ['X', 'Y^2', 'Z']), ('0', '1', ['X', 'Y', 'Z'])]
 >>> r.to_json()["breakpoints"][0]["cause"]
 'MI(C,Y) = 0 exactly'
+>>> r.certificate["certified"]
+True
 """
 
 from __future__ import annotations
@@ -229,6 +232,8 @@ class AtlasResult:
         if self.certificate is not None:
             lines.append("")
             lines.append(f"certificate: {self.certificate['summary']}")
+            lines += [f"  assumed: {a}" for a in self.certificate.get("assumptions", ())]
+            lines += [f"  not proved: {f}" for f in self.certificate.get("failures", ())]
         return "\n".join(lines)
 
 
@@ -242,6 +247,11 @@ class _Sweep:
         self.spec = spec
         self.scenario = spec.load_scenario()
         self.method = get_method(spec.method)
+        if self.method.dimension == 3:
+            raise ParameterError(
+                f"parameter 'method': the atlas covers the 2-D methods only; "
+                f"{self.method.display} needs the joint values (MI(C; {{Vi, Vj}}), ...) at every "
+                f"point of the sweep, which the swept values do not provide yet")
         self.param = spec.parameter
         self.on_beta = self.param in METHOD_PARAMETERS
         fixed = dict(spec.fixed)
@@ -576,9 +586,10 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         A Dask scheduler (joblib's dask backend), as in :func:`fstheory.simulation.study.run_study`.
     progress : callable(label, done, total), optional
     certify : bool, optional
-        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`) where one is
-        available (default: where applicable; none is implemented yet). Without it the result
-        carries the statement of what the sampled search guarantees.
+        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`); the default
+        runs it where it applies (every input has a rigorous enclosure: Scenarios I and II,
+        not scenario files, numerical-route inputs or the 3-D methods). Without it the result
+        carries the statement of what the sampled search guarantees, with the reason.
     """
     sw = _sweep(spec)
     lo, hi = as_exact(spec.lo), as_exact(spec.hi)
@@ -640,11 +651,10 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     result = AtlasResult(spec, sw.labels, sw.method_text(), breakpoints, regions, special)
     from fstheory.orderings import atlas_certify
 
-    if certify is None:
-        certify = atlas_certify.applicable(sw)
-    result.certificate = (atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
-                                                progress=progress)
-                          if certify else atlas_certify.guarantee(spec))
+    # certify() itself returns the sampled statement with the reason where no certificate applies
+    result.certificate = (atlas_certify.guarantee(spec) if certify is False else
+                          atlas_certify.certify(sw, result, jobs=jobs, scheduler=scheduler,
+                                                progress=progress))
     return result
 
 

@@ -73,7 +73,8 @@ def run_atlas(args, digits: int) -> int:
         return 0
     from fstheory.orderings.atlas_map import phase_map
 
-    pm = phase_map(specs, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+    pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
+                   scheduler=args.scheduler, progress=progress)
     if args.out:
         from fstheory.orderings.atlas_figures import write_map
 

@@ -2,8 +2,9 @@
 byte-identically on regeneration (fixed metadata, no timestamps, Agg backend, DejaVu Sans).
 
 Each column of the map is drawn as a vertical strip coloured by the ordering of each region of
-its partition; regions whose first features form a relevance-optimal set are hatched; the
-boundary curves (located breakpoints joined across columns) are drawn as black lines.
+its partition; regions whose first features form a relevance-optimal set of their column
+(:meth:`~fstheory.orderings.atlas_map.PhaseMap.region_optimal`) are hatched, and the legend says
+so; the boundary curves (located breakpoints joined across columns) are drawn as black lines.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import mpmath
 
-from fstheory.orderings.atlas_map import PhaseMap, first_set_optimal
+from fstheory.orderings.atlas_map import PhaseMap
 
 __all__ = ["write_map", "write_atomic"]
 
@@ -51,7 +52,8 @@ def figure(pm: PhaseMap, title: str | None = None):
     from matplotlib.patches import Patch, Rectangle
 
     plt.rcParams.update({"font.family": "DejaVu Sans", "svg.hashsalt": "fstheory",
-                         "pdf.compression": 6, "path.simplify": False})
+                         "pdf.compression": 6, "path.simplify": False, "hatch.color": "black",
+                         "hatch.linewidth": 0.6})
     orders = pm.orderings()
     cmap = plt.get_cmap("tab20")
     fig, ax = plt.subplots(figsize=(8.0, 5.6), dpi=150)
@@ -61,7 +63,7 @@ def figure(pm: PhaseMap, title: str | None = None):
         for r in res.regions:
             i = orders.index((r.order, r.stopped))
             y0, y1 = _float(r.lo), _float(r.hi)
-            opt = first_set_optimal(r.order, pm.optimal_sets)
+            opt = pm.region_optimal(j, r.order)
             ax.add_patch(Rectangle((edges[j], y0), edges[j + 1] - edges[j], max(y1 - y0, 1e-3),
                                    facecolor=cmap(i % 20), edgecolor="none",
                                    hatch="///" if opt else None, linewidth=0))
@@ -78,12 +80,13 @@ def figure(pm: PhaseMap, title: str | None = None):
     for i, (o, st) in enumerate(orders):
         text = ", ".join(pm.labels[k] for k in o[:4]) + (" ..." if len(o) > 4 else "")
         text += " (stops)" if st else ""
-        opt = first_set_optimal(o, pm.optimal_sets)
-        handles.append(Patch(facecolor=cmap(i % 20), hatch="///" if opt else None,
-                             label=f"{i}: {text}"))
+        handles.append(Patch(facecolor=cmap(i % 20), label=f"{i}: {text}"))
+    if pm.column_sets:
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="///", linewidth=0.5,
+                             label="hatched: the first features form a\nrelevance-optimal set "
+                                   "of the column\n(relevance_optimal_sets)"))
     ax.legend(handles=handles, fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-              title="ordering (first 4)" + (" /// optimal first pair" if pm.optimal_sets else ""),
-              title_fontsize=6, frameon=False)
+              title="ordering (first 4)", title_fontsize=6, frameon=False)
     fig.tight_layout()
     return fig
 

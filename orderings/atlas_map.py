@@ -9,8 +9,11 @@ cause (the same pair crossing at the same step), in k order. Between columns the
 as a polyline: the curves are exact at the columns, the lines between them are drawn.
 
 Regions are the orderings of the columns' partitions; a region is marked *optimal* when its
-first |S| features form one of the relevance-optimal sets given (from
-``fstheory.theory.relevance.relevance_optimal_sets``; never from labels).
+first |S| features form one of the relevance-optimal sets of its column
+(:func:`column_optimal_sets`: ``fstheory.theory.relevance.relevance_optimal_sets`` at the
+column's parameter value, never labels; they change with k: at k = 0 the class is a function of
+X alone and the optimal sets are {X} and {3X+1}). With ``certify`` every column's atlas carries
+its certificate, and the map's notes say which columns are certified.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import sympy as sp
 from fstheory.orderings.atlas import AtlasSpec, _run, atlas, decimal_text
 from fstheory.orderings.atlas_values import as_exact
 
-__all__ = ["PhaseMap", "phase_map", "first_set_optimal"]
+__all__ = ["PhaseMap", "phase_map", "first_set_optimal", "column_optimal_sets", "column_values",
+           "derive_column_sets", "ordered_specs"]
 
 
 def first_set_optimal(order, optimal_sets) -> bool | None:
@@ -32,14 +36,40 @@ def first_set_optimal(order, optimal_sets) -> bool | None:
     return any(len(order) >= len(s) and set(order[: len(s)]) == set(s) for s in optimal_sets)
 
 
+def column_optimal_sets(args):
+    """The relevance-optimal sets of ``spec``'s scenario with ``spec.fixed`` and ``param`` =
+    ``value`` (``args`` = (spec, param, value)), or (None, reason) when they are undecided."""
+    from fstheory.theory.relevance import RelevanceUndecided, relevance_optimal_sets
+
+    spec, param, value = args
+    point = dict(spec.fixed)
+    if param != "beta":
+        point[param] = str(value)
+    try:
+        return relevance_optimal_sets(spec.load_scenario().bind(**point), digits=30), None
+    except RelevanceUndecided as exc:
+        return None, str(exc)
+
+
 @dataclass
 class PhaseMap:
     x: AtlasSpec          # the first parameter's spec (columns)
     y: AtlasSpec          # the second parameter's spec (swept in each column)
     columns: list         # (x value, AtlasResult)
     labels: tuple
-    optimal_sets: tuple | None = None
+    column_sets: list | None = None  # per column: the relevance-optimal sets, or None (unknown)
     notes: list = field(default_factory=list)
+
+    def region_optimal(self, j: int, order) -> bool | None:
+        """Whether ``order``'s first features form a relevance-optimal set of column ``j``."""
+        return first_set_optimal(order, self.column_sets[j] if self.column_sets else None)
+
+    def ordering_optimal(self, key) -> bool | None:
+        """True (False) when the ordering ``key`` starts with an optimal set in every (no) column
+        where it occurs; None when that differs between columns or is unknown."""
+        seen = {self.region_optimal(j, r.order) for j, (_, res) in enumerate(self.columns)
+                for r in res.regions if (r.order, r.stopped) == key}
+        return seen.pop() if len(seen) == 1 else None
 
     def orderings(self) -> list:
         """Distinct (order, stopped) in order of first appearance."""
@@ -74,13 +104,14 @@ class PhaseMap:
             "method": self.columns[0][1].method_text if self.columns else "",
             "fixed": dict(self.x.fixed),
             "orderings": [{"id": i, "order": [self.labels[j] for j in o], "stopped": st,
-                           "optimal_first_set": first_set_optimal(o, self.optimal_sets)}
+                           "optimal_first_set": self.ordering_optimal((o, st))}
                           for i, (o, st) in enumerate(orders)],
             "columns": [{"at": decimal_text(xv, d),
                          "regions": [{"from": decimal_text(r.lo, d), "to": decimal_text(r.hi, d),
-                                      "ordering": orders.index((r.order, r.stopped))}
+                                      "ordering": orders.index((r.order, r.stopped)),
+                                      "optimal_first_set": self.region_optimal(j, r.order)}
                                      for r in res.regions]}
-                        for xv, res in self.columns],
+                        for j, (xv, res) in enumerate(self.columns)],
             "boundaries": self.curves(),
             "notes": list(self.notes),
         }
@@ -91,7 +122,9 @@ class PhaseMap:
                  f"{self.x.parameter} in [{self.x.lo}, {self.x.hi}] x {self.y.parameter} in "
                  f"[{self.y.lo}, {self.y.hi}] ({len(self.columns)} columns)", "", "orderings:"]
         for o in js["orderings"]:
-            mark = {True: " [optimal first set]", False: "", None: ""}[o["optimal_first_set"]]
+            mark = {True: " [optimal first set]", False: "",
+                    None: " [optimal first set in some columns]" if self.column_sets else ""}[
+                o["optimal_first_set"]]
             lines.append(f"  {o['id']:>2}: {', '.join(o['order'])}"
                          + (" -- stopped" if o["stopped"] else "") + mark)
         lines += ["", "boundaries:"]
@@ -99,23 +132,72 @@ class PhaseMap:
             a, b = c["points"][0], c["points"][-1]
             lines.append(f"  {c['cause']}: {len(c['points'])} points, from "
                          f"({a[0]}, {a[1][:12]}) to ({b[0]}, {b[1][:12]})")
+        if js["notes"]:
+            lines += ["", "notes:"] + [f"  {n}" for n in js["notes"]]
         return "\n".join(lines)
 
 
-def _column_task(args):
-    spec = args
-    return atlas(spec, certify=False)
-
-
-def phase_map(specs, *, columns: int = 41, optimal_sets=None, jobs: int = 1, scheduler=None,
-              progress=None) -> PhaseMap:
-    """The map of ``specs[1].parameter`` (swept in each column) against ``specs[0].parameter``
-    (``columns`` equally spaced values over its range, ends included)."""
+def ordered_specs(specs) -> tuple:
+    """(columns' spec, swept spec): beta, when varied, is swept in each column."""
     xs, ys = specs
     if ys.parameter != "beta" and xs.parameter == "beta":
         xs, ys = ys, xs
+    return xs, ys
+
+
+def column_values(xs: AtlasSpec, columns: int) -> list:
+    """The columns' values of ``xs.parameter``: equally spaced, ends included (exact)."""
     lo, hi = as_exact(xs.lo), as_exact(xs.hi)
-    values = [lo + (hi - lo) * sp.Rational(i, columns - 1) for i in range(columns)]
+    return [lo + (hi - lo) * sp.Rational(i, columns - 1) for i in range(columns)]
+
+
+def derive_column_sets(xs, ys, values, jobs=1, scheduler=None, progress=None) -> tuple:
+    """(relevance-optimal sets per column, notes) by :func:`column_optimal_sets`; a map of the
+    same scenario and columns can reuse them (``phase_map(..., optimal_sets=result)``)."""
+    found = _run(column_optimal_sets, [(ys, xs.parameter, v) for v in values], jobs, scheduler,
+                 progress, "relevance-optimal sets")
+    notes = ["relevance-optimal sets: fstheory.theory.relevance.relevance_optimal_sets at each "
+             f"column's {xs.parameter}"]
+    notes += [f"{xs.parameter} = {decimal_text(v, ys.digits)}: optimal sets undecided ({why}): "
+              "regions unmarked" for v, (_, why) in zip(values, found) if why]
+    return [sets for sets, _ in found], notes
+
+
+def _column_task(args):
+    spec, certify = args
+    return atlas(spec, certify=certify)
+
+
+def _certificate_note(pm: "PhaseMap") -> str:
+    failed = [(xv, res.certificate) for xv, res in pm.columns
+              if not (res.certificate or {}).get("certified")]
+    d = pm.y.digits
+    if not failed:
+        return (f"certificate: every column's ordering over {pm.y.parameter} is certified "
+                f"(interval proof; docs/atlas.md)")
+    reasons = {c.get("reason") for _, c in failed}
+    if len(failed) == len(pm.columns) and len(reasons) == 1 and None not in reasons:
+        return (f"certificate: no column certified ({reasons.pop()}): sampled and bracketed "
+                f"(docs/atlas.md)")
+    return (f"certificate: {len(pm.columns) - len(failed)} of {len(pm.columns)} columns "
+            f"certified; not certified: " + "; ".join(
+                f"{pm.x.parameter} = {decimal_text(xv, d)}: "
+                + "; ".join(c.get("failures") or [c.get("reason", c["summary"])])
+                for xv, c in failed))
+
+
+def phase_map(specs, *, columns: int = 41, optimal_sets=None, certify: bool = False,
+              jobs: int = 1, scheduler=None, progress=None) -> PhaseMap:
+    """The map of ``specs[1].parameter`` (swept in each column) against ``specs[0].parameter``
+    (``columns`` equally spaced values over its range, ends included).
+
+    ``optimal_sets``: the relevance-optimal sets of every column (a tuple of frozensets), a list
+    with one entry per column (a tuple, or None when unknown), ``"derive"`` to compute them per
+    column with :func:`column_optimal_sets`, or what :func:`derive_column_sets` returned; None
+    leaves the regions unmarked. ``certify``: run every
+    column's certificate (None: where applicable)."""
+    xs, ys = ordered_specs(specs)
+    values = column_values(xs, columns)
     col_specs = []
     for v in values:
         fixed = dict(ys.fixed)
@@ -124,6 +206,18 @@ def phase_map(specs, *, columns: int = 41, optimal_sets=None, jobs: int = 1, sch
         else:
             fixed[xs.parameter] = str(v)
             col_specs.append(replace(ys, fixed=tuple(sorted(fixed.items()))))
-    results = _run(_column_task, col_specs, jobs, scheduler, progress, "columns")
+    results = _run(_column_task, [(c, certify) for c in col_specs], jobs, scheduler, progress,
+                   "columns")
     labels = results[0].labels
-    return PhaseMap(xs, ys, list(zip(values, results)), labels, optimal_sets)
+    notes = []
+    if optimal_sets == "derive":
+        optimal_sets, notes = derive_column_sets(xs, ys, values, jobs, scheduler, progress)
+    elif isinstance(optimal_sets, tuple) and len(optimal_sets) == 2 and isinstance(
+            optimal_sets[1], list):  # (sets per column, notes) from derive_column_sets
+        optimal_sets, notes = optimal_sets[0], list(optimal_sets[1])
+    elif isinstance(optimal_sets, tuple):
+        optimal_sets = [optimal_sets] * len(values)
+    pm = PhaseMap(xs, ys, list(zip(values, results)), labels, optimal_sets, notes)
+    if certify is not False:
+        pm.notes.append(_certificate_note(pm))
+    return pm

@@ -14,8 +14,10 @@ generated):
   nearest breakpoint in k (and in beta for MIFS, MIFS-U).
 
 Relevance-optimal first sets (hatched in the maps) come from
-``fstheory.theory.relevance.relevance_optimal_sets`` when that module exists; without it the maps
-are drawn unmarked and ``notes`` in their JSON says so.
+``fstheory.theory.relevance.relevance_optimal_sets`` at each column's k
+(:func:`fstheory.orderings.atlas_map.derive_column_sets`, once per scenario). Every sweep and
+every map column carries its certificate (:mod:`fstheory.orderings.atlas_certify`); the maps'
+``notes`` say which columns are certified.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import mpmath
 
 from fstheory.orderings.atlas import AtlasSpec, _run, atlas, progress_printer
 from fstheory.orderings.atlas_figures import write_atomic, write_map
-from fstheory.orderings.atlas_map import phase_map
+from fstheory.orderings.atlas_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
 
 __all__ = ["method_rows", "main", "SCENARIOS", "DIGITS"]
@@ -40,11 +42,14 @@ DIGITS = 20
 GRID = {"uniform": 48, "normal": 24, "laplace": 16}
 SCALE = {"uniform": "delta", "normal": "sigma"}
 PAPER_K = ("0.2", "0.8")
+COLUMNS = 41
 
 
 def method_rows() -> list[tuple[str, str | None]]:
-    """Every registered method, with beta in 0, 0.4, 0.7, 1 for those that take it."""
-    return [(m, b) for m in method_names() for b in (BETAS if get_method(m).has_beta else (None,))]
+    """Every registered 2-D method (the atlas does not sweep the 3-D ones yet), with beta in 0,
+    0.4, 0.7, 1 for those that take it."""
+    return [(m, b) for m in method_names(2)
+            for b in (BETAS if get_method(m).has_beta else (None,))]
 
 
 def _row_name(method: str, beta) -> str:
@@ -86,16 +91,6 @@ def _md(results: list[dict], title: str) -> str:
 
 def _write_text(path: Path, text: str) -> None:
     write_atomic(path, (text.rstrip("\n") + "\n").encode("utf-8"))
-
-
-def _optimal_sets(scenario: str, k: str):
-    try:
-        from fstheory.theory.relevance import relevance_optimal_sets
-    except ImportError:
-        return None, "relevance-optimal sets not available (fstheory.theory.relevance missing): regions unmarked"
-    from fstheory.scenarios.registry import get_scenario
-
-    return relevance_optimal_sets(get_scenario(scenario).bind(k=k), digits=30), None
 
 
 def _distance_rows(sweeps: dict) -> list[str]:
@@ -147,15 +142,16 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
                                                 f"{SCALE[s]} in [0.1, 2] at k = 0.2 and 0.8"))
     if maps:
         for s in SCENARIOS:
+            optimal = None
             for m in ("mifs", "mifs-u"):
                 ks = AtlasSpec(method=m, parameter="k", lo="0", hi="1", scenario=s, digits=DIGITS)
                 bs = AtlasSpec(method=m, parameter="beta", lo="0", hi="1", scenario=s,
                                digits=DIGITS, grid=32)
-                optimal, note = _optimal_sets(s, "1/2")
-                pm = phase_map([ks, bs], columns=41, optimal_sets=optimal, jobs=jobs,
-                               scheduler=scheduler, progress=progress)
-                if note:
-                    pm.notes.append(note)
+                if optimal is None:  # the sets depend on the scenario and k, not on the method
+                    optimal = derive_column_sets(ks, bs, column_values(ks, COLUMNS), jobs,
+                                                 scheduler, progress)
+                pm = phase_map([ks, bs], columns=COLUMNS, optimal_sets=optimal, certify=None,
+                               jobs=jobs, scheduler=scheduler, progress=progress)
                 write_map(pm, out / f"map_{s}_{m}", title=f"{TITLES[s]}: {get_method(m).display} "
                                                             f"over (k, beta)")
     print(f"atlas reports written to {out}", file=sys.stderr)

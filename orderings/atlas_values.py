@@ -46,12 +46,22 @@ from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "QUANTITY_NAMES"]
+__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES"]
 
 #: Parameters of a method rather than of the scenario (swept by the atlas like any other).
 METHOD_PARAMETERS = ("beta",)
 
 QUANTITY_NAMES = {"h": "h({0})", "mi_c": "MI(C,{0})", "mi": "MI({0},{1})"}
+
+
+def man_exp(x: mpmath.mpf) -> tuple[int, int]:
+    """(m, e) with x = m 2^e exactly, m signed (mpmath's ``mpf.man_exp`` drops the sign).
+
+    >>> man_exp(mpmath.mpf(-0.75))
+    (-3, -2)
+    """
+    sign, man, exp, _ = x._mpf_
+    return (-int(man) if sign else int(man)), int(exp)
 
 
 def as_exact(x) -> sp.Expr:
@@ -60,7 +70,7 @@ def as_exact(x) -> sp.Expr:
     if isinstance(x, sp.Basic):
         return x
     if isinstance(x, mpmath.mpf):
-        man, exp = x.man_exp
+        man, exp = man_exp(x)
         return sp.Integer(man) * sp.Integer(2) ** exp
     if isinstance(x, Fraction):
         return sp.Rational(x.numerator, x.denominator)
@@ -250,7 +260,7 @@ class ParametricValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
         ``exact`` as in :meth:`value`."""
         key = (exact, mpmath.mp.prec) + tuple(
-            (n, point[n].man_exp if isinstance(point[n], mpmath.mpf) else str(point[n]))
+            (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
             for n in self.vary)
         hit = self._cache.get(key)
         if hit is not None:

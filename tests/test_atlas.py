@@ -141,3 +141,25 @@ def test_phase_map_files_are_byte_identical(tmp_path):
     js = json.loads(outs[0][2])
     assert js["parameters"] == ["k", "beta"] and js["boundaries"]
     assert any(o["optimal_first_set"] for o in js["orderings"])
+
+
+def test_phase_map_marks_optimal_sets_derived_per_column():
+    # at k = 0 the class is a function of X: the optimal sets are {X} and {3X+1}; at k = 1/5
+    # they are pairs. Each column's regions are marked with its own sets.
+    from fstheory.orderings.atlas_map import first_set_optimal, phase_map
+    from fstheory.theory.relevance import relevance_optimal_sets
+
+    ks = AtlasSpec(scenario="uniform", method="mifs", parameter="k", lo="0", hi="0.2", digits=20)
+    bs = AtlasSpec(scenario="uniform", method="mifs", parameter="beta", lo="0.5", hi="1",
+                   digits=20, grid=4)
+    pm = phase_map([ks, bs], columns=2, optimal_sets="derive", certify=True)
+    sc = get_scenario("uniform")
+    for j, k_at in enumerate(("0", "1/5")):
+        sets = relevance_optimal_sets(sc.bind(k=k_at), digits=30)
+        assert pm.column_sets[j] == sets
+        for region in pm.to_json()["columns"][j]["regions"]:
+            order = pm.orderings()[region["ordering"]][0]
+            assert region["optimal_first_set"] == first_set_optimal(order, sets)
+    assert {len(s) for s in pm.column_sets[0]} == {1} and {len(s) for s in pm.column_sets[1]} == {2}
+    assert any("relevance_optimal_sets" in n for n in pm.notes)
+    assert any(n.startswith("certificate: every column") for n in pm.notes)
