@@ -206,7 +206,8 @@ def set_values(kval: str) -> SetValues:
     return SetValues(get_scenario("uniform").bind(k=kval), 30, values("uniform", kval))
 
 
-@settings(max_examples=30, deadline=None)  # each new set S of 3 features is a numerical MI(C;S)
+# each new set of 3 features is a numerical MI(C;S) of several seconds: a fixed set of examples
+@settings(max_examples=20, deadline=None, derandomize=True)
 @given(st.sampled_from(KS), st.lists(st.integers(0, 9), max_size=3, unique=True),
        st.integers(0, 9))
 def test_bounds_and_monotonicity(kval, S, j):

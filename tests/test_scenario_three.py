@@ -98,3 +98,18 @@ def test_scenario_three_orderings_of_the_stable_methods():
         result = order(bound, method, beta)
         labels = [bound.display_labels()[i] for i in result.order]
         assert labels == ["X", "Y", "Z", "W+2", "X-Y", "Z+W", "3X+1", "Y^2", "Z^2", "X^2"]
+
+
+def test_a_small_mi_keeps_its_relative_digits():
+    """Near k = 1, MI(C, X-Y) ~ 6e-7 is H(C) - E[H_b] with both terms near ln 2: the route
+    carries log10(H(C)/MI) more digits, so the value has its 20 (30) digits, not 19, and the two
+    precisions agree."""
+    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.scenarios.registry import get_scenario
+
+    b = get_scenario("laplace").bind(k="0.996")
+    v20, v30 = evaluate(b, 20), evaluate(b, 30)
+    i = v20.labels.index("X-Y")
+    assert v20.mi_class[i].is_finite and v30.mi_class[i].is_finite
+    assert v20.mi_class[i].text(20) == "5.9874010290590987581e-7"
+    assert v30.mi_class[i].text(20) == v20.mi_class[i].text(20)

@@ -363,10 +363,22 @@ class NumericRoute:
                 raise NumericUnsupported(f"{what}: {exc}") from None
         if not kept:
             return NumericResult(mpmath.mpf(0), mpmath.mpf(0), "independent of the class")
-        hc = self.class_entropy(weights, threshold)
-        avg = self._run(("EHb", tuple(kept), rule.form), what,
-                        lambda acc: self._expected_binary_entropy(kept, rule, acc))
-        return NumericResult(hc.value - avg.value, hc.error + avg.error, "H(C) - " + avg.method)
+        def difference():
+            hc = self.class_entropy(weights, threshold)
+            avg = self._run(("EHb", tuple(kept), rule.form), what,
+                            lambda acc: self._expected_binary_entropy(kept, rule, acc))
+            return hc.value, NumericResult(hc.value - avg.value, hc.error + avg.error,
+                                           "H(C) - " + avg.method)
+
+        hc, result = difference()
+        small = abs(result.value)
+        if small > result.error > small * mpmath.mpf(10) ** (12 - mpmath.mp.dps):
+            # a small MI is the difference of two values near H(C): their errors, relative to
+            # H(C), lose log10(H(C)/MI) digits of the MI; carry that many more and recompute
+            extra = int(mpmath.log10(abs(hc) / small)) + 2
+            with mpmath.workdps(mpmath.mp.dps + extra):
+                _, result = difference()
+        return result
 
     def _reduce(self, exprs, rule, acc) -> list:
         """Drop constants, features independent of the class and the others, and features that
