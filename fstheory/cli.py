@@ -29,10 +29,11 @@ EXIT_TERMINATED = 143
 
 DESCRIPTION = """\
 Exact entropies and mutual informations of analytic scenarios (continuous features, a binary
-class), the true feature orderings of eight mutual-information feature-selection methods, the
-theoretical tables of Pascoal, Oliveira, Pacheco and Valadas, "Theoretical Evaluation of Feature
-Selection Methods based on Mutual Information", checked cell by cell, and the paper's Monte Carlo
-study."""
+class), joint and conditional informations, the true feature orderings of fourteen
+mutual-information feature-selection methods (eight 2-D, six 3-D) and how they change across the
+parameters, the theoretical tables of Pascoal, Oliveira, Pacheco and Valadas, "Theoretical
+Evaluation of Feature Selection Methods based on Mutual Information", checked cell by cell, and
+the paper's Monte Carlo study."""
 
 EPILOG = """\
 exit codes: 0 success; 1 internal error (please report it; --debug shows the traceback);
