@@ -27,7 +27,7 @@ test: $(STAMP)
 	$(PY) -m pytest tests
 
 reproduce-tables: $(STAMP)
-	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS)
+	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2
 	$(VENV)/bin/fstheory verify --out reports
 
 verify: $(STAMP)
