@@ -23,8 +23,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# 2 worker processes (CI has 2 cores); tests/conftest.py keeps each module, and the modules
+# sharing the reports' cached values, in one worker.
 test: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests -n 2 --dist loadgroup
 
 reproduce-tables: $(STAMP)
 	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2
