@@ -16,6 +16,7 @@ SHARED_REPORT_VALUES = {"test_doctests.py", "test_greedy_unknown.py", "test_join
                         "test_reports.py"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks into the scheduling groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         name = item.path.name
