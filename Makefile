@@ -26,7 +26,7 @@ install: $(STAMP)
 # 2 worker processes (CI has 2 cores); tests/conftest.py keeps each module, and the modules
 # sharing the reports' cached values, in one worker.
 test: $(STAMP)
-	$(PY) -m pytest tests -n 2 --dist loadgroup
+	$(PY) -m pytest tests -n 2 --dist loadfile
 
 reproduce-tables: $(STAMP)
 	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2
