@@ -23,11 +23,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# 2 worker processes (CI has 2 cores); tests/conftest.py keeps each module, and the modules
+# sharing the reports' cached values, in one worker.
 test: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests -n 2 --dist loadfile
 
 reproduce-tables: $(STAMP)
-	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS)
+	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2
 	$(VENV)/bin/fstheory verify --out reports
 
 verify: $(STAMP)

@@ -221,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     _digits_arg(p, "significant digits")
     p.add_argument("--scenario", action="append", default=[], metavar="NAME",
                    help=f"scenario to include, repeatable: {names} (default: all of them)")
+    p.add_argument("--jobs", default="1",
+                   help="worker processes computing the values; the files do not depend on it "
+                        "(default: 1)")
     p.set_defaults(func=_cmd_tables)
 
     p = command("verify", "check every printed cell of the paper against the engine")
@@ -334,8 +337,10 @@ def _cmd_atlas(args) -> int:
 
 def _cmd_tables(args) -> int:
     from fstheory.reports.tables import main as tables_main
+    from fstheory.user_numbers import parse_integer
 
-    return tables_main(args.out, _digits(args.digits), args.scenario or None)
+    jobs = parse_integer(args.jobs, "jobs", 1, 1024)
+    return tables_main(args.out, _digits(args.digits), args.scenario or None, jobs)
 
 
 def _cmd_verify(args) -> int:

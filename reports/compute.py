@@ -3,7 +3,8 @@
 The tables (:mod:`fstheory.reports.tables`) and the verification (:mod:`fstheory.reports.verify`) both need the
 exact values of each scenario at its default parameters with k = 0.2 and 0.8 (the paper's
 points); a small cache keyed by (scenario, parameters, digits) makes a run that does both
-evaluate each point once.
+evaluate each point once. The relevance classification of a point (the first-set tables) is kept
+the same way, and :func:`prefetch` computes the points not yet kept in worker processes.
 
 Examples
 --------
@@ -22,12 +23,14 @@ from fstheory.scenarios.declaration import BoundScenario, Scenario
 from fstheory.scenarios.evaluate import evaluate
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "clear_cache"]
+__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch",
+           "clear_cache"]
 
 #: the class weights of the paper's numeric and ordering tables (Section 7)
 K_VALUES = ("0.2", "0.8")
 
 _CACHE: dict = {}
+_RELEVANCE: dict = {}
 
 
 def paper_points(scenario: Scenario, ks=K_VALUES) -> list[dict]:
@@ -45,16 +48,71 @@ def _key(scenario: Scenario, params: dict, digits: int) -> tuple:
             digits)
 
 
+def _cached(cache: dict, scenario: Scenario, params: dict, digits: int):
+    hit = cache.get(_key(scenario, params, digits))
+    return hit[1] if hit is not None and hit[0] is scenario else None
+
+
 def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
     """``fstheory.scenarios.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
-    key = _key(scenario, params, digits)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is scenario:
-        return hit[1]
-    values = evaluate(scenario.bind(**params), digits)
-    _CACHE[key] = (scenario, values)
+    values = _cached(_CACHE, scenario, params, digits)
+    if values is None:
+        values = evaluate(scenario.bind(**params), digits)
+        _CACHE[_key(scenario, params, digits)] = (scenario, values)
     return values
+
+
+def relevance_at(scenario: Scenario, params: dict, digits: int):
+    """:func:`fstheory.theory.relevance.classify` of ``scenario.bind(**params)`` on the values of
+    :func:`values_at`, cached."""
+    from fstheory.theory.relevance import classify
+
+    report = _cached(_RELEVANCE, scenario, params, digits)
+    if report is None:
+        report = classify(scenario.bind(**params), digits, values_at(scenario, params, digits))
+        _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+    return report
+
+
+def _point(scenario: Scenario, params: dict, digits: int, joint: bool, known):
+    """One point's values (with the joint ones and the relevance report if ``joint``), computed
+    in a worker process from what the parent already has (``known`` values, or None)."""
+    if known is not None:
+        _CACHE[_key(scenario, params, digits)] = (scenario, known)
+    values = values_at(scenario, params, digits)
+    if not joint:
+        return values, None
+    values.joint_values()
+    return values, relevance_at(scenario, params, digits)
+
+
+def prefetch(points, digits: int, jobs: int = 1) -> None:
+    """Compute and keep the values of ``points`` (``(scenario, params, joint)`` triples; with
+    ``joint`` also their joint values and relevance report) that are not kept yet, in ``jobs``
+    worker processes (joblib). The values are those of :func:`values_at` and
+    :func:`relevance_at` whatever ``jobs`` is: each point is computed whole in one process."""
+    todo = []
+    for scenario, params, joint in points:
+        values = _cached(_CACHE, scenario, params, digits)
+        if values is None or joint and (values.joint is None
+                                        or _cached(_RELEVANCE, scenario, params, digits) is None):
+            todo.append((scenario, params, joint, values))
+    if jobs <= 1 or len(todo) <= 1:
+        for scenario, params, joint, _ in todo:
+            _point(scenario, params, digits, joint, None)
+        return
+    from joblib import Parallel, delayed
+
+    results = Parallel(n_jobs=min(jobs, len(todo)))(
+        delayed(_point)(scenario, params, digits, joint, known)
+        for scenario, params, joint, known in todo)
+    for (scenario, params, _, known), (values, report) in zip(todo, results):
+        if known is None or known.joint is None:  # else keep the parent's own (equal) object
+            _CACHE[_key(scenario, params, digits)] = (scenario, values)
+        if report is not None:
+            _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
 
 
 def clear_cache() -> None:
     _CACHE.clear()
+    _RELEVANCE.clear()

@@ -8,7 +8,7 @@ orders all features or stops, and why.
 Examples
 --------
 >>> from fstheory.scenarios.registry import get_scenario
->>> t = first_set_table(get_scenario("uniform"), digits=30)
+>>> t = first_set_table(get_scenario("uniform"), digits=30, ks=("0.2",))
 >>> part = t["parts"][0]
 >>> part["optimal_sets"][:2]
 [['X', 'X-Y'], ['X', 'Y']]
@@ -20,12 +20,11 @@ Examples
 from __future__ import annotations
 
 from fstheory.orderings.greedy import select
-from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.compute import K_VALUES, relevance_at, values_at
 from fstheory.reports.ordering3d_tables import rows3d
 from fstheory.reports.ordering_tables import method_rows, part_heading, stop_text
 from fstheory.reports.render import csv_text, json_text, md_table
 from fstheory.scenarios.declaration import param_text
-from fstheory.theory.relevance import classify
 
 __all__ = ["first_set_table", "first_set_markdown", "first_set_csv", "first_set_json"]
 
@@ -70,7 +69,7 @@ def first_set_table(scenario, digits: int, ks=K_VALUES) -> dict:
     parts = []
     for k in ks:
         values = values_at(scenario, {"k": k}, digits)
-        report = classify(scenario.bind(k=k), digits, values)
+        report = relevance_at(scenario, {"k": k}, digits)
         optimal = None if report.optimal_sets is None else set(report.optimal_sets)
         size = None if optimal is None else len(next(iter(optimal)))
         labels = values.labels

@@ -8,7 +8,7 @@ Markdown shows 4 decimals; CSV and JSON hold every cell with the requested signi
 Examples
 --------
 >>> from fstheory.scenarios.registry import get_scenario
->>> t = joint_table(get_scenario("uniform"), digits=12)
+>>> t = joint_table(get_scenario("uniform"), digits=12, ks=("0.2",))
 >>> part = t["parts"][0]
 >>> part["h_class"], part["matrices"]["mi_class_joint"][0][6]
 ('0.693147180560', '0.693147180560')

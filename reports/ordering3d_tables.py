@@ -7,7 +7,7 @@ answer, :mod:`fstheory.orderings.greedy` rule 6).
 Examples
 --------
 >>> from fstheory.scenarios.registry import get_scenario
->>> t = ordering3d_table(get_scenario("uniform"), digits=30)
+>>> t = ordering3d_table(get_scenario("uniform"), digits=30, ks=("0.2",))
 >>> r = next(r for r in t["parts"][0]["rows"] if r["method"] == "cife" and r["reading"] == "original")
 >>> r["order"][:7], r["stop_kind"]
 (['X', 'X-Y', 'Y', 'Z', 'W+2', 'Z+W', '-'], 'indeterminate')

@@ -26,7 +26,7 @@ Examples
 >>> import tempfile, pathlib
 >>> from fstheory.scenarios.registry import get_scenario
 >>> with tempfile.TemporaryDirectory() as d:
-...     files = generate(d, digits=12, scenarios=["uniform"])
+...     files = generate(d, digits=12, scenarios=["uniform"], ks=("0.2",))
 ...     sorted(p.name for p in files)[:3]
 ['README.md', 'first_sets_uniform.csv', 'first_sets_uniform.json']
 """
@@ -46,7 +46,7 @@ from fstheory.reports import ordering3d_tables as o3
 from fstheory.reports import numeric_tables as nt
 from fstheory.reports import ordering_tables as ot
 from fstheory.reports.atomic import staged_output
-from fstheory.reports.compute import K_VALUES
+from fstheory.reports.compute import K_VALUES, prefetch
 from fstheory.reports.render import csv_text, json_text, write_text
 from fstheory.scenarios.declaration import ParameterError, Scenario
 from fstheory.scenarios.registry import get_scenario
@@ -184,7 +184,8 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
     return write_text(out / "README.md", "\n".join(lines))
 
 
-def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=None) -> list[Path]:
+def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=None,
+             jobs: int = 1) -> list[Path]:
     """Write every table under ``out`` (default: :data:`DEFAULT_OUT`); return the files written.
 
     The files are computed into a staging directory and moved into place only when all are
@@ -202,6 +203,10 @@ def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=N
     progress : callable, optional
         Called with the name of each table group before it is computed (the CLI prints it on
         stderr: the joint tables take minutes).
+    jobs : int
+        Worker processes computing the values of the scenarios' points (joblib; default 1: in
+        this process). The files are the same whatever the number: each point is computed whole
+        in one process, and the tables are written here in a fixed order.
 
     Raises
     ------
@@ -210,10 +215,12 @@ def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=N
     """
     if not isinstance(digits, int) or not 1 <= digits <= 100:
         raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ParameterError(f"parameter 'jobs' must be a positive integer (got {jobs!r})")
     chosen = resolve_scenarios(scenarios)
     out = DEFAULT_OUT if out is None else out
     with staged_output(out) as stage:
-        staged = _write_tables(stage, digits, chosen, ks, progress or (lambda name: None))
+        staged = _write_tables(stage, digits, chosen, ks, progress or (lambda name: None), jobs)
     return [Path(out) / p.relative_to(stage) for p in staged]
 
 
@@ -228,8 +235,15 @@ def _joint_chosen(chosen: list[Scenario]) -> list[Scenario]:
     return [s for s in chosen if s.name in JOINT_SCENARIOS]
 
 
-def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress) -> list[Path]:
+def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, jobs) -> list[Path]:
     files = _objective_files(out)
+    # then the values, the slowest points (joint values, relevance) ahead
+    joint = _joint_chosen(chosen)
+    points = [(s, {"k": k}, True) for s in joint for k in ks]
+    points += [(s, {"k": k}, False) for s in chosen if s.name not in JOINT_SCENARIOS for k in ks]
+    progress(f"values of {len(chosen)} scenarios at k = {', '.join(ks)}"
+             + (f" ({jobs} worker processes)" if jobs > 1 else ""))
+    prefetch(points, digits, jobs)
     for s in chosen:
         progress(f"general_{s.name}")
         t = gt.general_table(s)
@@ -264,14 +278,14 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress) 
     return files
 
 
-def main(out=None, digits: int = 30, scenarios=None) -> int:
+def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1) -> int:
     """What ``fstheory tables`` runs: generate (each table group named on stderr as it starts),
     print one summary line; exit code 0."""
 
     def progress(name):
         print(f"fstheory tables: {name}", file=sys.stderr, flush=True)
 
-    files = generate(out, digits, scenarios, progress=progress)
+    files = generate(out, digits, scenarios, progress=progress, jobs=jobs)
     out_dir = Path(out) if out is not None else DEFAULT_OUT
     print(f"fstheory tables: wrote {len(files)} files under {out_dir} ({digits} digits; "
           f"scenarios {', '.join(s.name for s in resolve_scenarios(scenarios))})")

@@ -303,7 +303,7 @@ class _Parser:
         while self.at("+", "-"):
             op = self.advance().text
             rhs = self.term()
-            acc = sp.Add(acc, rhs if op == "+" else sp.Mul(sp.Integer(-1), rhs))
+            acc = sp.Add(acc, rhs if op == "+" else -rhs)
         return acc
 
     def term(self) -> sp.Expr:
@@ -325,7 +325,7 @@ class _Parser:
             self.enter(tok)
             operand = self.unary()
             self.depth -= 1
-            return sp.Mul(sp.Integer(-1), operand) if tok.text == "-" else operand
+            return -operand if tok.text == "-" else operand
         return self.power()
 
     def power(self) -> sp.Expr:

@@ -66,9 +66,15 @@ def test_malformed_file_is_rejected_with_file_line_and_expectation(stem):
 def no_code_execution(monkeypatch):
     """Make every way of running text fail loudly (and record it) while a file is read."""
     calls = []
+    # sympy builds its monomial arithmetic for a polynomial ring of n generators by exec of
+    # source it writes from n (sympy.polys.monomials.MonomialOps), once per process: allowed
+    # from there only, else the test depended on an earlier test having built the same ring
+    sympy_codegen = "sympy.polys.monomials"
 
     def guard(name, real=None, text_only=True):
         def wrapper(*args, **kwargs):
+            if name == "exec" and sys._getframe(1).f_globals.get("__name__") == sympy_codegen:
+                return real(*args, **kwargs)
             if not text_only or (args and isinstance(args[0], (str, bytes))):
                 calls.append(name)
                 raise AssertionError(f"{name} called while reading a scenario file")
@@ -81,7 +87,7 @@ def no_code_execution(monkeypatch):
     sympify_module = sys.modules["sympy.core.sympify"]
     # eval/exec are refused whatever their argument (text or code object)
     monkeypatch.setattr(builtins, "eval", guard("eval", text_only=False))
-    monkeypatch.setattr(builtins, "exec", guard("exec", text_only=False))
+    monkeypatch.setattr(builtins, "exec", guard("exec", builtins.exec, text_only=False))
     monkeypatch.setattr(sp, "sympify", guard("sympify", sp.sympify))
     monkeypatch.setattr(sympify_module, "sympify", guard("sympify", sympify_module.sympify))
     monkeypatch.setattr(sympy_parser, "parse_expr", guard("parse_expr", sympy_parser.parse_expr))
