@@ -247,11 +247,6 @@ class _Sweep:
         self.spec = spec
         self.scenario = spec.load_scenario()
         self.method = get_method(spec.method)
-        if self.method.dimension == 3:
-            raise ParameterError(
-                f"parameter 'method': the atlas covers the 2-D methods only; "
-                f"{self.method.display} needs the joint values (MI(C; {{Vi, Vj}}), ...) at every "
-                f"point of the sweep, which the swept values do not provide yet")
         self.param = spec.parameter
         self.on_beta = self.param in METHOD_PARAMETERS
         fixed = dict(spec.fixed)
@@ -502,11 +497,42 @@ def _bisect_orders(sw: _Sweep, tl, tr, left, right, n) -> list:
         jl, jr = sw.order(x0), sw.order(x1)
     ol, or_ = left[0], right[0]
     between = tuple(sw.labels[i] for i in (ol[n:n + 1] + or_[n:n + 1]))
-    cause = (f"the ordering stops at step {n + 1} on one side only "
-             f"(a candidate's objective changes between determinate and indeterminate)")
     with mpmath.workdps(digits + GUARD_DIGITS):
+        cause = _order_change_cause(sw, x0, x1, left, right, n)
         bp = Breakpoint((x0 + x1) / 2, n + 1, cause, between, "change", (x0, x1))
     return [(x0, x1, bp, jl, jr)]
+
+
+def _order_change_cause(sw: _Sweep, x0, x1, left, right, n: int) -> str:
+    """What changes between the two sides of a change located on the orderings themselves: which
+    side stops at step n+1, and which candidates' objectives after the common prefix change kind
+    between x0 and x1 (from what to what); else a neutral statement."""
+    (ol, sl), (or_, sr) = left, right
+    if sl and len(ol) == n and not (sr and len(or_) == n):
+        head = f"the ordering stops at step {n + 1} on the left side only"
+    elif sr and len(or_) == n and not (sl and len(ol) == n):
+        head = f"the ordering stops at step {n + 1} on the right side only"
+    else:
+        head = f"the orderings part at step {n + 1}"
+    prefix = tuple(ol[:n])
+    changes: dict = {}
+    for c in range(len(sw.labels)):
+        if c in prefix:
+            continue
+        kl = _kind_text(sw.objective(x0, c, prefix))
+        kr = _kind_text(sw.objective(x1, c, prefix))
+        if kl != kr:
+            changes.setdefault((kl, kr), []).append(sw.labels[c])
+    if not changes:
+        return f"{head} (no candidate's objective changes kind there: located on the orderings)"
+    return f"{head} (" + "; ".join(
+        f"objective of {', '.join(labs)}: {kl} on the left, {kr} on the right"
+        for (kl, kr), labs in changes.items()) + ")"
+
+
+def _kind_text(v: ExtendedReal) -> str:
+    k = _kind(v)
+    return {"+": "finite > 0", "-": "finite < 0", "0": "0"}.get(k, k)
 
 
 def _kind(v: ExtendedReal) -> str:

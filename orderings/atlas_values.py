@@ -1,5 +1,9 @@
 """A scenario's values as functions of one or two swept parameters: what the atlas evaluates.
 
+The joint quantities of the 3-D methods (MI(C; {V_i, V_j}), ...) are attached to each point's
+values lazily: derived and computed at the point, bound exactly, entry by entry as the ordering
+reads them (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`).
+
 Only the quantities that depend on the swept parameter are recomputed at each point. Which ones
 depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.derive.derive`):
 
@@ -108,6 +112,22 @@ class _Compiled:
             pts = [a, mpmath.mpf(0), b] if (a == -mpmath.inf and b == mpmath.inf) else [a, b]
             vals.append(mpmath.quad(lambda u: body(u, t), pts))
         return mpmath.mpf(self.outer(t, *vals))
+
+
+class _JointAt:
+    """The joint values at one point, computed entry by entry on first use
+    (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`): the structure is derived at
+    the point itself, bound exactly (a weight 0 at k = 0 changes it), and the pairs an ordering
+    never compares are never computed. Kept with the point's values in the cache of
+    :meth:`ParametricValues.at`, so every 3-D method row swept over the same points reuses them."""
+
+    def __init__(self, pv: "ParametricValues", point: dict):
+        self.pv, self.point = pv, point
+
+    def __call__(self, values: ScenarioValues):
+        from fstheory.scenarios.evaluate_joint import LazyJointValues
+
+        return LazyJointValues(self.pv.bound_at(self.point), self.pv.digits, values)
 
 
 class ParametricValues:
@@ -293,7 +313,8 @@ class ParametricValues:
         for n in self.vary:
             params[n] = point[n]
         out = ScenarioValues(ref.scenario, params, ref.labels, tuple(entropy), tuple(mi_class),
-                             tuple(map(tuple, matrix)), digits=self.digits)
+                             tuple(map(tuple, matrix)), digits=self.digits,
+                             joint_source=_JointAt(self, dict(point)))
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = out
