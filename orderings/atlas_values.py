@@ -114,6 +114,64 @@ class _Compiled:
         return mpmath.mpf(self.outer(t, *vals))
 
 
+class _Lazy:
+    """A read-only sequence of ``n`` entries, each ``make(i)`` computed on first use and kept."""
+
+    __slots__ = ("_n", "_make", "_memo")
+
+    def __init__(self, n: int, make):
+        self._n, self._make, self._memo = n, make, {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: int):
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        hit = self._memo.get(i)
+        if hit is None:
+            hit = self._memo[i] = self._make(i)
+        return hit
+
+    def __iter__(self):
+        return (self[i] for i in range(self._n))
+
+
+class _PointValues:
+    """The varying values at one point, each computed on first use: locating a crossing reads
+    only the candidates' quantities, not every quantity that varies. Equal closed forms (MI(C,X)
+    and MI(C,3X+1)) are evaluated once; the numerical route once for the whole point."""
+
+    def __init__(self, pv: "ParametricValues", point: dict, exact: bool):
+        self.pv, self.point, self.exact = pv, point, exact
+        self._numeric = None
+        self._same: dict = {}
+
+    def raw(self, q) -> ExtendedReal:
+        pv = self.pv
+        if pv._derivations[q].kind == "numeric":
+            if self._numeric is None:
+                self._numeric = pv._numeric_point(self.point)
+            return {"h": self._numeric.h, "mi_c": self._numeric.mi_c,
+                    "mi": self._numeric.mi}[q[0]](*q[1:])
+        form = pv.closed_form(q)
+        if form not in self._same:
+            self._same[form] = pv.value(q, self.point, self.exact)
+        return self._same[form]
+
+    def get(self, q, reference: ExtendedReal) -> ExtendedReal:
+        if q not in self.pv._varying_set:
+            return reference
+        return self.raw(q).named(self.pv.quantity_label(q))
+
+    def pair(self, i: int, j: int) -> ExtendedReal:
+        q = ("mi", min(i, j), max(i, j))
+        if q not in self.pv._varying_set:
+            return self.pv.reference.mi_features[i][j]
+        labels = self.pv.labels
+        return self.raw(q).named(f"MI({labels[i]},{labels[j]})")
+
+
 class _JointAt:
     """The joint values at one point, computed entry by entry on first use
     (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`): the structure is derived at
@@ -174,6 +232,7 @@ class ParametricValues:
             for j in range(i, n):
                 self._derivations[("mi", i, j)] = der.mi_features[i][j]
         self.varying = tuple(q for q, d in self._derivations.items() if self._varies(q, d))
+        self._varying_set = frozenset(self.varying)
         self.reference = evaluate(self.reference_bound, digits)
         self._compiled: dict = {}
         self._cache: dict = {}
@@ -278,7 +337,8 @@ class ParametricValues:
 
     def at(self, point: dict, exact: bool = False) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
-        ``exact`` as in :meth:`value`."""
+        ``exact`` as in :meth:`value`. Each varying value is computed when first read (and
+        kept with the point)."""
         key = (exact, mpmath.mp.prec) + tuple(
             (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
             for n in self.vary)
@@ -286,34 +346,16 @@ class ParametricValues:
         if hit is not None:
             return hit
         ref = self.reference
-        entropy = list(ref.entropy)
-        mi_class = list(ref.mi_class)
-        matrix = [list(row) for row in ref.mi_features]
-        numeric = None
-        same: dict = {}  # equal closed forms (MI(C,X) and MI(C,3X+1)) are evaluated once
-        for q in self.varying:
-            if self._derivations[q].kind == "numeric":
-                if numeric is None:
-                    numeric = self._numeric_point(point)
-                v = {"h": numeric.h, "mi_c": numeric.mi_c, "mi": numeric.mi}[q[0]](*q[1:])
-            else:
-                form = self.closed_form(q)
-                if form not in same:
-                    same[form] = self.value(q, point, exact)
-                v = same[form]
-            if q[0] == "h":
-                entropy[q[1]] = v.named(self.quantity_label(q))
-            elif q[0] == "mi_c":
-                mi_class[q[1]] = v.named(self.quantity_label(q))
-            else:
-                i, j = q[1:]
-                matrix[i][j] = v.named(f"MI({self.labels[i]},{self.labels[j]})")
-                matrix[j][i] = v.named(f"MI({self.labels[j]},{self.labels[i]})")
+        pt = _PointValues(self, point, exact)
+        nf = len(self.labels)
+        entropy = _Lazy(nf, lambda i: pt.get(("h", i), ref.entropy[i]))
+        mi_class = _Lazy(nf, lambda i: pt.get(("mi_c", i), ref.mi_class[i]))
+        matrix = _Lazy(nf, lambda i: _Lazy(nf, lambda j: pt.pair(i, j)))
         params = dict(ref.params)
         for n in self.vary:
             params[n] = point[n]
-        out = ScenarioValues(ref.scenario, params, ref.labels, tuple(entropy), tuple(mi_class),
-                             tuple(map(tuple, matrix)), digits=self.digits,
+        out = ScenarioValues(ref.scenario, params, ref.labels, entropy, mi_class, matrix,
+                             digits=self.digits,
                              joint_source=_JointAt(self, dict(point)))
         if len(self._cache) > 4096:
             self._cache.clear()
