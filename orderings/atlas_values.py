@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -179,13 +180,14 @@ class _JointAt:
     never compares are never computed. Kept with the point's values in the cache of
     :meth:`ParametricValues.at`, so every 3-D method row swept over the same points reuses them."""
 
-    def __init__(self, pv: "ParametricValues", point: dict):
+    def __init__(self, pv: "ParametricValues", point: dict, digits: int | None = None):
         self.pv, self.point = pv, point
+        self.digits = pv.digits if digits is None else digits
 
     def __call__(self, values: ScenarioValues):
         from fstheory.scenarios.evaluate_joint import LazyJointValues
 
-        return LazyJointValues(self.pv.bound_at(self.point), self.pv.digits, values)
+        return LazyJointValues(self.pv.bound_at(self.point), self.digits, values)
 
 
 class ParametricValues:
@@ -335,10 +337,21 @@ class ParametricValues:
                 v = self._value_float(q, {n: _mpf(point[n]) for n in self.vary})
         return v.named(self.quantity_label(q))
 
-    def at(self, point: dict, exact: bool = False) -> ScenarioValues:
+    def at(self, point: dict, exact: bool = False, joint_digits: int | None = None) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
         ``exact`` as in :meth:`value`. Each varying value is computed when first read (and
-        kept with the point)."""
+        kept with the point). ``joint_digits``: the joint values at these digits instead (the
+        same values otherwise)."""
+        if joint_digits is not None:
+            key = ("joint", joint_digits, exact) + tuple(
+                (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
+                for n in self.vary)
+            hit = self._cache.get(key)
+            if hit is None:
+                hit = self._cache[key] = replace(self.at(point, exact), joint=None,
+                                                 joint_source=_JointAt(self, dict(point),
+                                                                       joint_digits))
+            return hit
         key = (exact, mpmath.mp.prec) + tuple(
             (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
             for n in self.vary)
