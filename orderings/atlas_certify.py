@@ -135,7 +135,8 @@ def joint_reason(sweep) -> str:
     what = "; ".join(parts) if parts else "the joint quantities"
     return (f"a 3-D method: its joint inputs have no rigorous enclosure over a cell: {what}; "
             "the structure (which pairs are 0, H(C), MI(C,V) or +-inf) is derived at each "
-            "point, not proved constant between points")
+            "point, not proved constant between points; orderings are first decided on 8-digit "
+            "joint values where every comparison clears 10^4 times their stated accuracy")
 
 
 _CERTIFIERS: dict = {}

@@ -13,7 +13,8 @@ depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.der
   integrand) and evaluated at each point at the working precision;
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
-  point through :func:`fstheory.scenarios.evaluate.evaluate` (the one call that knows the route).
+  point, on its own, as :func:`fstheory.scenarios.evaluate.evaluate` does
+  (:class:`~fstheory.scenarios.evaluate.PointQuantities`).
 
 The other quantities are evaluated once, at a reference point. The method parameter ``beta`` is
 not a scenario parameter: it is passed to the selection as it is.
@@ -46,7 +47,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 from fstheory.scenarios.derive import derive
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.evaluate import PointQuantities, evaluate
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
@@ -115,6 +116,12 @@ class _Compiled:
         return mpmath.mpf(self.outer(t, *vals))
 
 
+def _quantity(quantities: PointQuantities, q) -> ExtendedReal:
+    """Quantity ``q`` ("h", i), ("mi_c", i) or ("mi", i, j) of :func:`evaluate` on its own."""
+    get = {"h": quantities.entropy, "mi_c": quantities.mi_class, "mi": quantities.mi_pair}[q[0]]
+    return get(*q[1:])[0]
+
+
 class _Lazy:
     """A read-only sequence of ``n`` entries, each ``make(i)`` computed on first use and kept."""
 
@@ -145,16 +152,15 @@ class _PointValues:
 
     def __init__(self, pv: "ParametricValues", point: dict, exact: bool):
         self.pv, self.point, self.exact = pv, point, exact
-        self._numeric = None
+        self._numeric: PointQuantities | None = None  # one numerical route for the point
         self._same: dict = {}
 
     def raw(self, q) -> ExtendedReal:
         pv = self.pv
         if pv._derivations[q].kind == "numeric":
             if self._numeric is None:
-                self._numeric = pv._numeric_point(self.point)
-            return {"h": self._numeric.h, "mi_c": self._numeric.mi_c,
-                    "mi": self._numeric.mi}[q[0]](*q[1:])
+                self._numeric = PointQuantities(pv.bound_at(self.point), pv.digits)
+            return _quantity(self._numeric, q)
         form = pv.closed_form(q)
         if form not in self._same:
             self._same[form] = pv.value(q, self.point, self.exact)
@@ -316,9 +322,6 @@ class ParametricValues:
             self._compiled[key] = _Compiled(self.closed_form(q), self.symbols[name])
         return xr(self._compiled[key](mpmath.mpf(point[name])))
 
-    def _numeric_point(self, point: dict) -> ScenarioValues:
-        return evaluate(self.bound_at(point), self.digits)
-
     def value(self, q, point: dict, exact: bool = False) -> ExtendedReal:
         """One varying quantity at ``point`` (labelled), at the working precision + guard.
 
@@ -329,8 +332,7 @@ class ParametricValues:
         d = self._derivations[q]
         with mpmath.workdps(self.digits + GUARD_DIGITS):
             if d.kind == "numeric":
-                v = self._numeric_point(point)
-                v = {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])
+                v = _quantity(PointQuantities(self.bound_at(point), self.digits), q)
             elif exact or len(self.vary) != 1:
                 v = self._value_exact(q, point)
             else:

@@ -9,6 +9,7 @@ import json
 from contextlib import redirect_stdout
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -25,33 +26,7 @@ from fstheory.theory.extended import xr
 CIFE_I = AtlasSpec(scenario="uniform", method="cife", reading="interaction", parameter="k",
                    lo="0.15", hi="0.19", digits=20, grid=4)
 
-TINY = """name = "tiny"
-title = "X, Y, Z i.i.d. Unif(-1, 1), C = 1{X + kY >= 0}"
-source = "tests/test_atlas_3d.py"
-[parameters.k]
-domain = "unit"
-description = "weight of Y"
-[base.X]
-law = "uniform"
-low = "-1"
-high = "1"
-[base.Y]
-law = "uniform"
-low = "-1"
-high = "1"
-[base.Z]
-law = "uniform"
-low = "-1"
-high = "1"
-[[features]]
-expr = "X"
-[[features]]
-expr = "Y"
-[[features]]
-expr = "Z"
-[class]
-rule = "X + k*Y >= 0"
-"""
+TINY = str(Path(__file__).parent / "data" / "atlas_tiny.toml")
 
 
 @pytest.fixture(scope="module")
@@ -109,17 +84,10 @@ def test_certificate_names_the_inputs_without_enclosure(cife):
     assert "two-point closed forms" in cert["reason"]
 
 
-@pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY)
-    return str(path)
-
-
-def test_cli_sweeps_a_3d_method(tiny):
+def test_cli_sweeps_a_3d_method():
     buf = io.StringIO()
     with redirect_stdout(buf):
-        assert main(["atlas", "--scenario-file", tiny, "--method", "jmi", "--reading", "unified",
+        assert main(["atlas", "--scenario-file", TINY, "--method", "jmi", "--reading", "unified",
                      "--vary", "k", "--grid", "4", "--json"]) == 0
     js = json.loads(buf.getvalue())
     assert js["method"] == "JMI (unified reading)"
@@ -127,15 +95,15 @@ def test_cli_sweeps_a_3d_method(tiny):
     assert "a 3-D method" in js["certificate"]["reason"]
 
 
-def test_bad_reading_is_one_line_exit_2(tiny, capsys):
-    rc = main(["atlas", "--scenario-file", tiny, "--method", "jmi", "--reading", "fleuret",
+def test_bad_reading_is_one_line_exit_2(capsys):
+    rc = main(["atlas", "--scenario-file", TINY, "--method", "jmi", "--reading", "fleuret",
                "--vary", "k"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "'reading'" in err[0] and "fleuret" in err[0]
 
 
-def test_3d_row_same_result_whatever_the_workers(tiny):
-    spec = AtlasSpec(scenario_file=tiny, method="cmim", reading="fleuret", parameter="k",
+def test_3d_row_same_result_whatever_the_workers():
+    spec = AtlasSpec(scenario_file=TINY, method="cmim", reading="fleuret", parameter="k",
                      lo="0", hi="1", digits=20, grid=6)
     assert atlas(spec, jobs=2).to_json() == atlas(spec, jobs=1).to_json()
 
