@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import mpmath
@@ -80,7 +81,10 @@ def _row_name(method: str, beta) -> str:
 
 
 def _k_task(args):
-    return _rows_3d_task(args[1:]) if args[0] == "3d" else _row_task(args)
+    """One k-sweep task and its duration in seconds (for the stderr summary only)."""
+    start = time.perf_counter()
+    out = _rows_3d_task(args[1:]) if args[0] == "3d" else _row_task(args)
+    return out, time.perf_counter() - start
 
 
 def _row_task(args):
@@ -147,6 +151,7 @@ def _distance_rows(sweeps: dict, header: bool = True) -> list[str]:
 def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) -> int:
     out = Path(out)
     progress = progress_printer()
+    wall = time.perf_counter()
     rows = method_rows()
     # the 3-D tasks (one per scenario, its 12 rows in sequence) are the longest: first
     tasks = [("3d", s, GRID_3D) for s in SCENARIOS] + [
@@ -154,11 +159,17 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
     results = _run(_k_task, tasks, jobs, scheduler, progress, "k sweeps")
     sweeps: dict = {}
     sweeps_3d: dict = {}
-    for t, r in zip(tasks, results):
+    spent = {"2-D": 0.0, "3-D": 0.0}
+    for t, (r, seconds) in zip(tasks, results):
         if t[0] == "3d":
             sweeps_3d[t[1]] = r
+            spent["3-D"] += seconds
+            print(f"atlas: 3-D rows of {t[1]}: {seconds:.0f} s", file=sys.stderr)
         else:
             sweeps.setdefault(t[0], []).append(r)
+            spent["2-D"] += seconds
+    print(f"atlas: k sweeps, time in tasks: 2-D rows {spent['2-D']:.0f} s, 3-D rows "
+          f"{spent['3-D']:.0f} s (over {jobs} workers)", file=sys.stderr)
     for s, rs in sweeps.items():
         _write_text(out / f"k_{s}.json", json.dumps(rs, indent=1))
         _write_text(out / f"k_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over k in [0, 1]"))
@@ -170,6 +181,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
     _write_text(out / "paper_points.md", "\n".join(
         _distance_rows(sweeps) + ["", "## The 3-D methods", ""]
         + _distance_rows(sweeps_3d, header=False)))
+    print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
     scale_results = _run(_row_task, scale_tasks, jobs, scheduler, progress, "scale sweeps")
@@ -181,6 +193,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
         _write_text(out / f"{name}.json", json.dumps(rs, indent=1))
         _write_text(out / f"{name}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over "
                                                 f"{SCALE[s]} in [0.1, 2] at k = 0.2 and 0.8"))
+    print(f"atlas: scale sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     if maps:
         for s in SCENARIOS:
             optimal = None
@@ -195,7 +208,8 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
                                jobs=jobs, scheduler=scheduler, progress=progress)
                 write_map(pm, out / f"map_{s}_{m}", title=f"{TITLES[s]}: {get_method(m).display} "
                                                             f"over (k, beta)")
-    print(f"atlas reports written to {out}", file=sys.stderr)
+    print(f"atlas reports written to {out} after {time.perf_counter() - wall:.0f} s",
+          file=sys.stderr)
     return 0
 
 
