@@ -453,11 +453,17 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
     digits = sw.spec.digits
     with mpmath.workdps(digits + GUARD_DIGITS):
         x0, x1 = _to_mpf(tl), _to_mpf(tr)
+        tol = None
         if sw.two_stage:
-            u, v = _close(sw, x0, x1, a, b, prefix, LOW_ACCURACY - 4, low=True)
+            # the solver stops at the accuracy of the values (not below it, where every further
+            # step costs a numerical-route pair and gains nothing): the brackets are closed by
+            # the pair's comparison on both sides either way
+            u, v = _close(sw, x0, x1, a, b, prefix, LOW_ACCURACY - 4, low=True,
+                          tol=mpmath.mpf(10) ** -LOW_ACCURACY)
             if _wins(sw, u, a, b, prefix) and not _wins(sw, v, a, b, prefix):
                 x0, x1 = u, v
-        x0, x1 = _close(sw, x0, x1, a, b, prefix, digits + 2)
+            tol = mpmath.mpf(10) ** -(digits + 4)
+        x0, x1 = _close(sw, x0, x1, a, b, prefix, digits + 2, tol=tol)
         ga, gb = _difference(sw, x0, a, b, prefix), _difference(sw, x1, a, b, prefix)
         small = mpmath.mpf(10) ** -(digits // 2)
         crossing = all(d.is_finite and abs(d.value) < small for d in (ga, gb))
@@ -469,10 +475,13 @@ def _wins(sw: _Sweep, x, a: int, b: int, prefix, low: bool = False) -> bool:
     return True if w is None else w
 
 
-def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False):
-    """[x0, x1] narrowed to a relative width 10^-width around the change (see :func:`_locate`)."""
+def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False,
+           tol=None):
+    """[x0, x1] narrowed to a relative width 10^-width around the change (see :func:`_locate`);
+    ``tol``: the solver's tolerance (default 10^-(2 width))."""
     digits = sw.spec.digits
     tiny = mpmath.mpf(10) ** -width
+    tol = tiny * tiny if tol is None else tol
 
     def wins(x):
         return _wins(sw, x, a, b, prefix, low)
@@ -490,8 +499,8 @@ def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = F
         if done(x0, x1):
             break
         try:
-            est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tiny * tiny,
-                                  maxsteps=10, verify=False)
+            est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tol, maxsteps=10,
+                                  verify=False)
         except (ArithmeticError, ValueError, ZeroDivisionError):
             est = None
         if est is None or not x0 < est < x1:

@@ -148,6 +148,48 @@ def _distance_rows(sweeps: dict, header: bool = True) -> list[str]:
     return lines
 
 
+def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None) -> int:
+    """Regenerate the 3-D rows of ``scenarios`` only (``k3d_<scenario>.*``, one task per row) and
+    ``paper_points.md`` (the 2-D rows and the other 3-D ones read back from their files)."""
+    out = Path(out)
+    wall = time.perf_counter()
+    tasks = [(s, m, r) for s in scenarios for m, r in rows_3d()]
+    results = _run(_row_3d_task, tasks, jobs, scheduler, progress_printer(), "3-D rows")
+    sweeps_3d: dict = {}
+    for t, r in zip(tasks, results):
+        sweeps_3d.setdefault(t[0], []).append(r)
+    _write_3d(out, sweeps_3d)
+    sweeps = {s: json.loads((out / f"k_{s}.json").read_text()) for s in SCENARIOS}
+    every_3d = {s: sweeps_3d[s] if s in sweeps_3d else json.loads(
+        (out / f"k3d_{s}.json").read_text()) for s in SCENARIOS
+        if s in sweeps_3d or (out / f"k3d_{s}.json").exists()}
+    _write_points(out, sweeps, every_3d)
+    print(f"atlas: 3-D rows of {', '.join(scenarios)} written after "
+          f"{time.perf_counter() - wall:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _row_3d_task(args):
+    scenario, method, reading = args
+    spec = AtlasSpec(method=method, parameter="k", lo="0", hi="1", scenario=scenario,
+                     reading=reading, digits=DIGITS, grid=GRID_3D)
+    return atlas(spec, certify=None).to_json()
+
+
+def _write_3d(out: Path, sweeps_3d: dict) -> None:
+    for s, rs in sweeps_3d.items():
+        _write_text(out / f"k3d_{s}.json", json.dumps(rs, indent=1))
+        _write_text(out / f"k3d_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings of the 3-D "
+                                                 f"methods over k in [0, 1] ({GRID_3D} sample "
+                                                 f"points)"))
+
+
+def _write_points(out: Path, sweeps: dict, sweeps_3d: dict) -> None:
+    _write_text(out / "paper_points.md", "\n".join(
+        _distance_rows(sweeps) + ["", "## The 3-D methods", ""]
+        + _distance_rows(sweeps_3d, header=False)))
+
+
 def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) -> int:
     out = Path(out)
     progress = progress_printer()
@@ -173,14 +215,8 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
     for s, rs in sweeps.items():
         _write_text(out / f"k_{s}.json", json.dumps(rs, indent=1))
         _write_text(out / f"k_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over k in [0, 1]"))
-    for s, rs in sweeps_3d.items():
-        _write_text(out / f"k3d_{s}.json", json.dumps(rs, indent=1))
-        _write_text(out / f"k3d_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings of the 3-D "
-                                                 f"methods over k in [0, 1] ({GRID_3D} sample "
-                                                 f"points)"))
-    _write_text(out / "paper_points.md", "\n".join(
-        _distance_rows(sweeps) + ["", "## The 3-D methods", ""]
-        + _distance_rows(sweeps_3d, header=False)))
+    _write_3d(out, sweeps_3d)
+    _write_points(out, sweeps, sweeps_3d)
     print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
@@ -213,5 +249,9 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS
-    sys.exit(main(*(sys.argv[1:2] or ["reports/atlas"]), jobs=int((sys.argv[2:3] or ["2"])[0])))
+if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d=S1,S2]
+    _out = (sys.argv[1:2] or ["reports/atlas"])[0]
+    _jobs = int((sys.argv[2:3] or ["2"])[0])
+    if sys.argv[3:4] and sys.argv[3].startswith("3d="):
+        sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), jobs=_jobs))
+    sys.exit(main(_out, jobs=_jobs))
