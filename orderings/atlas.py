@@ -57,7 +57,7 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method
 from fstheory.orderings.atlas_values import METHOD_PARAMETERS, ParametricValues, as_exact
 from fstheory.scenarios.declaration import ParameterError, to_rational
-from fstheory.theory.extended import ExtendedReal
+from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.symbolic import GUARD_DIGITS
 
 __all__ = ["AtlasSpec", "AtlasResult", "Breakpoint", "Region", "atlas", "parse_range",
@@ -247,11 +247,6 @@ class _Sweep:
         self.spec = spec
         self.scenario = spec.load_scenario()
         self.method = get_method(spec.method)
-        if self.method.dimension == 3:
-            raise ParameterError(
-                f"parameter 'method': the atlas covers the 2-D methods only; "
-                f"{self.method.display} needs the joint values (MI(C; {{Vi, Vj}}), ...) at every "
-                f"point of the sweep, which the swept values do not provide yet")
         self.param = spec.parameter
         self.on_beta = self.param in METHOD_PARAMETERS
         fixed = dict(spec.fixed)
@@ -267,8 +262,10 @@ class _Sweep:
                                                       reference=ref)
         self.labels = self.pv.labels
 
-    def values(self, t, exact: bool = False):
-        return self.pv.at({} if self.on_beta else {self.param: t}, exact)
+    def values(self, t, exact: bool = False, low: bool = False):
+        """The values at ``t``; ``low``: the joint values at :data:`LOW_DIGITS` (3-D methods)."""
+        return self.pv.at({} if self.on_beta else {self.param: t}, exact,
+                          joint_digits=LOW_DIGITS if low else None)
 
     def beta_at(self, t):
         if not self.on_beta:
@@ -276,15 +273,57 @@ class _Sweep:
         x = as_exact(t)
         return Fraction(int(x.p), int(x.q)) if x.is_Rational else Fraction(str(sp.N(x, 40)))
 
+    @property
+    def two_stage(self) -> bool:
+        """3-D methods: orderings and brackets first at :data:`LOW_DIGITS` joint values (their
+        numerical-route pairs cost seconds each), kept only where every comparison is decided by
+        a margin far above their error (else recomputed at the working digits)."""
+        return self.method.dimension == 3 and self.spec.digits > LOW_DIGITS
+
     def order(self, t, exact: bool = False) -> tuple[tuple[int, ...], bool]:
+        start = ()
+        if self.two_stage:
+            order, stopped, decided = self._order_low(t, exact)
+            if decided is None:
+                return order, stopped
+            start = order[:decided]
         v = self.values(t, exact)
         # ties at the precision of the values (10^-(digits+5)), not at the printed digits
         r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
-                   zero_beta=self.spec.zero_beta, digits=self.spec.digits + GUARD_DIGITS - 2)
+                   zero_beta=self.spec.zero_beta, digits=self.spec.digits + GUARD_DIGITS - 2,
+                   start=start)
         return tuple(r.order), r.stop is not None
 
-    def objective(self, t, i: int, selected: tuple[int, ...]) -> ExtendedReal:
-        v = self.values(t)
+    def _order_low(self, t, exact: bool = False):
+        """The ordering at ``t`` from the low-precision joint values, and the number of its
+        first steps decided by more than :func:`_margin` (None: all of it, with the stop);
+        the working digits decide from there (a near tie, a value not computed)."""
+        v = self.values(t, exact, low=True)
+        r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
+                   zero_beta=self.spec.zero_beta, digits=LOW_ACCURACY)
+        order, stopped = tuple(r.order), r.stop is not None
+        with mpmath.workdps(LOW_ACCURACY + 4):
+            rest = list(range(len(self.labels)))
+            for n in range(len(order) + (1 if stopped else 0)):
+                prefix = order[:n]
+                objs = {c: self._objective_on(v, t, c, prefix) for c in rest}
+                if any(o.is_indeterminate and o.form is Form.NOT_COMPUTED for o in objs.values()):
+                    return order, stopped, n
+                if n == len(order):  # a stop: every remaining candidate indeterminate
+                    if not all(o.is_indeterminate for o in objs.values()):
+                        return order, stopped, n
+                    break
+                w = order[n]
+                for c, fc in objs.items():
+                    if c != w and not _decided(objs[w], fc, w, c):
+                        return order, stopped, n
+                rest.remove(w)
+        return order, stopped, None
+
+    def objective(self, t, i: int, selected: tuple[int, ...], low: bool = False) -> ExtendedReal:
+        return self._objective_on(self.values(t, low=low), t, i, selected)
+
+    def _objective_on(self, v, t, i: int, selected) -> ExtendedReal:
         if not selected:
             return v.mi_c(i)
         return self.method.objective(EXACT_OPS, v, i, list(selected), self.beta_at(t),
@@ -298,6 +337,34 @@ class _Sweep:
 
 _SWEEPS: dict = {}
 _VALUES: dict = {}
+
+#: Significant digits of the first-stage joint values of the 3-D methods (the numerical route
+#: then works to LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6 digits, its stated target).
+LOW_DIGITS = 8
+LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
+
+
+def _margin(*values) -> mpmath.mpf:
+    """A difference of objectives from the low-precision values is trusted when it exceeds this:
+    10^4 times their accuracy, relative to the larger of 1 and the objectives."""
+    return mpmath.mpf(10) ** -(LOW_ACCURACY - 4) * max([mpmath.mpf(1)] + [abs(v) for v in values])
+
+
+def _decided(fw: ExtendedReal, fc: ExtendedReal, w: int, c: int) -> bool:
+    """Whether w's objective beats c's beyond doubt (kinds, or a margin), as in the greedy rule;
+    an exact tie (the same derivation: bitwise equal values) goes to the lower index."""
+    if fc.is_indeterminate:
+        return fw.is_determinate
+    if fw.is_indeterminate:
+        return False
+    if fw.is_infinite or fc.is_infinite:
+        if fw.is_infinite and fc.is_infinite and fw.kind is fc.kind:
+            return w < c
+        return (fw - fc).sign() > 0
+    d = fw.value - fc.value
+    if d == 0:
+        return w < c
+    return d > _margin(fw.value, fc.value)
 
 
 def _sweep(spec: AtlasSpec) -> _Sweep:
@@ -355,8 +422,8 @@ def _beats(g: ExtendedReal, a: int, b: int) -> bool | None:
     return s > 0 or (s == 0 and a < b)
 
 
-def _difference(sw: _Sweep, t, a: int, b: int, prefix) -> ExtendedReal:
-    fa, fb = sw.objective(t, a, prefix), sw.objective(t, b, prefix)
+def _difference(sw: _Sweep, t, a: int, b: int, prefix, low: bool = False) -> ExtendedReal:
+    fa, fb = sw.objective(t, a, prefix, low), sw.objective(t, b, prefix, low)
     if fa.is_indeterminate and fb.is_indeterminate:
         return fa
     if fa.is_indeterminate:  # only B can be chosen
@@ -379,61 +446,88 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
     The crossing is first estimated by mpmath's Anderson-Bjorck bracketing solver on
     g = obj(A) - obj(B); the bracket is then closed around the estimate by evaluating the pair's
     comparison on both sides of it (bisection whenever g is infinite or the estimate fails).
+    For the 3-D methods a first bracket of relative width 10^-(LOW_ACCURACY-4) is found on the
+    low-precision joint values, and used if the pair's comparison at the working digits confirms
+    it at both ends.
     """
     digits = sw.spec.digits
     with mpmath.workdps(digits + GUARD_DIGITS):
         x0, x1 = _to_mpf(tl), _to_mpf(tr)
-        tiny = mpmath.mpf(10) ** -(digits + 2)
-
-        def wins(x):
-            w = _beats(_difference(sw, x, a, b, prefix), a, b)
-            return True if w is None else w
-
-        def done(u, v):
-            return v - u <= tiny * max(abs(u), abs(v), mpmath.mpf(10) ** -digits)
-
-        def g(x):
-            d = _difference(sw, x, a, b, prefix)
-            if not d.is_finite:
-                raise ArithmeticError("non-finite difference")
-            return d.value
-
-        for _ in range(6):
-            if done(x0, x1):
-                break
-            try:
-                est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tiny * tiny,
-                                      maxsteps=10, verify=False)
-            except (ArithmeticError, ValueError, ZeroDivisionError):
-                est = None
-            if est is None or not x0 < est < x1:
-                break
-            delta = tiny * max(abs(est), mpmath.mpf(10) ** -digits) / 4
-            for _ in range(12):  # widen until the pair's comparison flips across the estimate
-                u, v = max(x0, est - delta), min(x1, est + delta)
-                wu, wv = wins(u), wins(v)
-                if wu and not wv:
-                    x0, x1 = u, v
-                    break
-                if wu and wv:
-                    x0 = v
-                    break
-                if not wu and not wv:
-                    x1 = u
-                    break
-                delta *= 16  # (False, True): the estimate is within rounding noise
-            else:
-                break
-        while not done(x0, x1):  # bisection: poles, failures of the solver
-            x = (x0 + x1) / 2
-            if wins(x):
-                x0 = x
-            else:
-                x1 = x
+        tol = None
+        if sw.two_stage:
+            # the solver stops at the accuracy of the values (not below it, where every further
+            # step costs a numerical-route pair and gains nothing): the brackets are closed by
+            # the pair's comparison on both sides either way
+            u, v = _close(sw, x0, x1, a, b, prefix, LOW_ACCURACY - 4, low=True,
+                          tol=mpmath.mpf(10) ** -LOW_ACCURACY)
+            if _wins(sw, u, a, b, prefix) and not _wins(sw, v, a, b, prefix):
+                x0, x1 = u, v
+            tol = mpmath.mpf(10) ** -(digits + 4)
+        x0, x1 = _close(sw, x0, x1, a, b, prefix, digits + 2, tol=tol)
         ga, gb = _difference(sw, x0, a, b, prefix), _difference(sw, x1, a, b, prefix)
         small = mpmath.mpf(10) ** -(digits // 2)
         crossing = all(d.is_finite and abs(d.value) < small for d in (ga, gb))
         return x0, x1, crossing
+
+
+def _wins(sw: _Sweep, x, a: int, b: int, prefix, low: bool = False) -> bool:
+    w = _beats(_difference(sw, x, a, b, prefix, low), a, b)
+    return True if w is None else w
+
+
+def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False,
+           tol=None):
+    """[x0, x1] narrowed to a relative width 10^-width around the change (see :func:`_locate`);
+    ``tol``: the solver's tolerance (default 10^-(2 width))."""
+    digits = sw.spec.digits
+    tiny = mpmath.mpf(10) ** -width
+    tol = tiny * tiny if tol is None else tol
+
+    def wins(x):
+        return _wins(sw, x, a, b, prefix, low)
+
+    def done(u, v):
+        return v - u <= tiny * max(abs(u), abs(v), mpmath.mpf(10) ** -digits)
+
+    def g(x):
+        d = _difference(sw, x, a, b, prefix, low)
+        if not d.is_finite:
+            raise ArithmeticError("non-finite difference")
+        return d.value
+
+    for _ in range(6):
+        if done(x0, x1):
+            break
+        try:
+            est = mpmath.findroot(g, (x0, x1), solver="anderson", tol=tol, maxsteps=10,
+                                  verify=False)
+        except (ArithmeticError, ValueError, ZeroDivisionError):
+            est = None
+        if est is None or not x0 < est < x1:
+            break
+        delta = tiny * max(abs(est), mpmath.mpf(10) ** -digits) / 4
+        for _ in range(12):  # widen until the pair's comparison flips across the estimate
+            u, v = max(x0, est - delta), min(x1, est + delta)
+            wu, wv = wins(u), wins(v)
+            if wu and not wv:
+                x0, x1 = u, v
+                break
+            if wu and wv:
+                x0 = v
+                break
+            if not wu and not wv:
+                x1 = u
+                break
+            delta *= 16  # (False, True): the estimate is within rounding noise
+        else:
+            break
+    while not done(x0, x1):  # bisection: poles, failures of the solver
+        x = (x0 + x1) / 2
+        if wins(x):
+            x0 = x
+        else:
+            x1 = x
+    return x0, x1
 
 
 def _offset(t, toward, digits: int):
@@ -502,11 +596,42 @@ def _bisect_orders(sw: _Sweep, tl, tr, left, right, n) -> list:
         jl, jr = sw.order(x0), sw.order(x1)
     ol, or_ = left[0], right[0]
     between = tuple(sw.labels[i] for i in (ol[n:n + 1] + or_[n:n + 1]))
-    cause = (f"the ordering stops at step {n + 1} on one side only "
-             f"(a candidate's objective changes between determinate and indeterminate)")
     with mpmath.workdps(digits + GUARD_DIGITS):
+        cause = _order_change_cause(sw, x0, x1, left, right, n)
         bp = Breakpoint((x0 + x1) / 2, n + 1, cause, between, "change", (x0, x1))
     return [(x0, x1, bp, jl, jr)]
+
+
+def _order_change_cause(sw: _Sweep, x0, x1, left, right, n: int) -> str:
+    """What changes between the two sides of a change located on the orderings themselves: which
+    side stops at step n+1, and which candidates' objectives after the common prefix change kind
+    between x0 and x1 (from what to what); else a neutral statement."""
+    (ol, sl), (or_, sr) = left, right
+    if sl and len(ol) == n and not (sr and len(or_) == n):
+        head = f"the ordering stops at step {n + 1} on the left side only"
+    elif sr and len(or_) == n and not (sl and len(ol) == n):
+        head = f"the ordering stops at step {n + 1} on the right side only"
+    else:
+        head = f"the orderings part at step {n + 1}"
+    prefix = tuple(ol[:n])
+    changes: dict = {}
+    for c in range(len(sw.labels)):
+        if c in prefix:
+            continue
+        kl = _kind_text(sw.objective(x0, c, prefix))
+        kr = _kind_text(sw.objective(x1, c, prefix))
+        if kl != kr:
+            changes.setdefault((kl, kr), []).append(sw.labels[c])
+    if not changes:
+        return f"{head} (no candidate's objective changes kind there: located on the orderings)"
+    return f"{head} (" + "; ".join(
+        f"objective of {', '.join(labs)}: {kl} on the left, {kr} on the right"
+        for (kl, kr), labs in changes.items()) + ")"
+
+
+def _kind_text(v: ExtendedReal) -> str:
+    k = _kind(v)
+    return {"+": "finite > 0", "-": "finite < 0", "0": "0"}.get(k, k)
 
 
 def _kind(v: ExtendedReal) -> str:

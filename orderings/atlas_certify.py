@@ -41,7 +41,8 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    (10^-(digits+7)) cannot change a certified ordering outside the certified brackets.
 
 Not certifiable (the statement says which and why): inputs from the numerical route (scenario
-files' numeric quantities, Scenario III), the joint inputs of the 3-D methods, a region that
+files' numeric quantities, Scenario III), the joint inputs of the 3-D methods (the reason names
+the numerical-route pairs and the two-point closed forms, :func:`joint_reason`), a region that
 stops undecided.
 """
 
@@ -60,7 +61,7 @@ from fstheory.orderings.atlas_interval import IX, SYM_INF, IntervalOps, Symbolic
 from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
-__all__ = ["applicable", "certify", "guarantee", "Certifier"]
+__all__ = ["applicable", "certify", "guarantee", "joint_reason", "Certifier"]
 
 #: Half-widening of a located bracket for the certificate, in bracket widths w. The ends of a
 #: located bracket are decided at the working precision and can miss the exact crossing by a few
@@ -94,8 +95,7 @@ def applicable(sweep) -> bool:
 
 def _why_not(sweep) -> str | None:
     if sweep.method.dimension == 3:
-        return ("the 3-D methods' joint inputs (MI(C;{Vi,Vj}), ...) have no rigorous "
-                "enclosures over a cell")
+        return joint_reason(sweep)
     if sweep.spec.scenario_file is not None:
         return "a scenario file: its inputs are not known to have enclosures"
     try:
@@ -103,6 +103,40 @@ def _why_not(sweep) -> str | None:
     except NoEnclosure as exc:
         return str(exc)
     return None
+
+
+def joint_reason(sweep) -> str:
+    """Why a 3-D row is not certified: which of its joint inputs have no enclosure over a cell,
+    named from the joint structure at the sweep's reference point."""
+    from fstheory.scenarios.derive_joint import joint_structure
+
+    pv = sweep.pv
+    st = joint_structure(pv.reference_bound)
+    n = len(pv.labels)
+    kinds: dict = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = st.mi_class_set((i, j))
+            kinds.setdefault(d.kind, []).append("MI(C;{" + f"{pv.labels[i]},{pv.labels[j]}" + "})")
+    parts = []
+    if kinds.get("numeric"):
+        parts.append(f"the numerical-route pairs {', '.join(kinds['numeric'])} (values with error "
+                     "estimates, no enclosure)")
+    if kinds.get("two-point"):
+        parts.append(f"the two-point closed forms {', '.join(kinds['two-point'])} "
+                     "(H(C) - ln 2 * P(C != C o tau)), which are not yet enclosure leaves")
+    hc = st.class_entropy()
+    if hc.kind == "numeric":
+        parts.append("H(C) (numerical route)")
+    numeric_2d = sorted({pv.quantity_label(q) for q in pv.varying
+                         if pv._derivations[q].kind == "numeric"})
+    if numeric_2d:
+        parts.append(f"the numerical-route inputs {', '.join(numeric_2d)}")
+    what = "; ".join(parts) if parts else "the joint quantities"
+    return (f"a 3-D method: its joint inputs have no rigorous enclosure over a cell: {what}; "
+            "the structure (which pairs are 0, H(C), MI(C,V) or +-inf) is derived at each "
+            "point, not proved constant between points; orderings are first decided on 8-digit "
+            "joint values where every comparison clears 10^4 times their stated accuracy")
 
 
 _CERTIFIERS: dict = {}

@@ -7,11 +7,14 @@ generated):
 
 * ``k_<scenario>.json`` -- every row's atlas over k in [0, 1] (the ``fstheory atlas --json`` object);
 * ``k_<scenario>.md`` -- the same as tables: regions and breakpoints per row;
+* ``k3d_<scenario>.{json,md}`` -- the same for the twelve 3-D method rows (JMI, CMIM, JMIM,
+  CIFE, DISR, ICAP with each distinct reading), sampled and bracketed on a coarser grid
+  (:data:`GRID_3D`);
 * ``map_<scenario>_<method>.{png,pdf,json}`` -- the phase maps over (k, beta) in [0, 1]^2;
 * ``delta_uniform.{json,md}``, ``sigma_normal.{json,md}`` -- the sweeps over the law's scale at
   k = 0.2 and 0.8;
 * ``paper_points.md`` -- for each printed point (k = 0.2, 0.8 and each beta) the distance to the
-  nearest breakpoint in k (and in beta for MIFS, MIFS-U).
+  nearest breakpoint in k, for the 2-D and the 3-D rows.
 
 Relevance-optimal first sets (hatched in the maps) come from
 ``fstheory.theory.relevance.relevance_optimal_sets`` at each column's k
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import mpmath
@@ -33,28 +37,54 @@ from fstheory.orderings.atlas_figures import write_atomic, write_map
 from fstheory.orderings.atlas_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
 
-__all__ = ["method_rows", "main", "SCENARIOS", "DIGITS"]
+__all__ = ["method_rows", "rows_3d", "main", "SCENARIOS", "DIGITS", "GRID_3D"]
 
 SCENARIOS = ("uniform", "normal", "laplace")
 TITLES = {"uniform": "Scenario I", "normal": "Scenario II", "laplace": "Scenario III"}
 BETAS = ("0", "0.4", "0.7", "1")
 DIGITS = 20
 GRID = {"uniform": 48, "normal": 24, "laplace": 16}
+#: Sample points of the 3-D rows over k in [0, 1] (every point's joint values cost seconds: the
+#: two numerical-route pairs MI(C;{Y^2,X-Y}) and MI(C;{X-Y,X^2}) are computed at each).
+GRID_3D = 12
 SCALE = {"uniform": "delta", "normal": "sigma"}
 PAPER_K = ("0.2", "0.8")
 COLUMNS = 41
 
 
 def method_rows() -> list[tuple[str, str | None]]:
-    """Every registered 2-D method (the atlas does not sweep the 3-D ones yet), with beta in 0,
-    0.4, 0.7, 1 for those that take it."""
+    """Every registered 2-D method, with beta in 0, 0.4, 0.7, 1 for those that take it."""
     return [(m, b) for m in method_names(2)
             for b in (BETAS if get_method(m).has_beta else (None,))]
+
+
+def rows_3d() -> list[tuple[str, str]]:
+    """Every registered 3-D method with each of its distinct readings (12 rows)."""
+    return [(m, r) for m in method_names(3) for r, _ in get_method(m).distinct_readings()]
+
+
+def _rows_3d_task(args):
+    """Every 3-D row of one scenario, in one process: the rows share the joint values of each
+    point (the same grid, the values cached per point by the sweep's ParametricValues)."""
+    scenario, grid = args
+    out = []
+    for m, reading in rows_3d():
+        spec = AtlasSpec(method=m, parameter="k", lo="0", hi="1", scenario=scenario,
+                         reading=reading, digits=DIGITS, grid=grid)
+        out.append(atlas(spec, certify=None).to_json())
+    return out
 
 
 def _row_name(method: str, beta) -> str:
     d = get_method(method).display
     return d if beta is None else f"{d} (beta={beta})"
+
+
+def _k_task(args):
+    """One k-sweep task and its duration in seconds (for the stderr summary only)."""
+    start = time.perf_counter()
+    out = _rows_3d_task(args[1:]) if args[0] == "3d" else _row_task(args)
+    return out, time.perf_counter() - start
 
 
 def _row_task(args):
@@ -93,13 +123,15 @@ def _write_text(path: Path, text: str) -> None:
     write_atomic(path, (text.rstrip("\n") + "\n").encode("utf-8"))
 
 
-def _distance_rows(sweeps: dict) -> list[str]:
+def _distance_rows(sweeps: dict, header: bool = True) -> list[str]:
     """For each printed point: the nearest breakpoint in k (same row)."""
     lines = ["# The paper's points and the nearest breakpoint", "",
              "Distance in k from each printed point (k = 0.2, 0.8) to the nearest breakpoint of "
-             "the same method row (20 digits; '-' where the row has none in [0, 1]).", "",
-             "| scenario | method | k = 0.2: nearest breakpoint | distance | k = 0.8: nearest | distance |",
-             "|---|---|---|---|---|---|"]
+             "the same method row (20 digits; '-' where the row has none in [0, 1]).", ""]
+    if not header:
+        lines = []
+    lines += ["| scenario | method | k = 0.2: nearest breakpoint | distance | k = 0.8: nearest | distance |",
+              "|---|---|---|---|---|---|"]
     with mpmath.workdps(30):
         for scenario, results in sweeps.items():
             for r in results:
@@ -116,19 +148,76 @@ def _distance_rows(sweeps: dict) -> list[str]:
     return lines
 
 
+def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None) -> int:
+    """Regenerate the 3-D rows of ``scenarios`` only (``k3d_<scenario>.*``, one task per row) and
+    ``paper_points.md`` (the 2-D rows and the other 3-D ones read back from their files)."""
+    out = Path(out)
+    wall = time.perf_counter()
+    tasks = [(s, m, r) for s in scenarios for m, r in rows_3d()]
+    results = _run(_row_3d_task, tasks, jobs, scheduler, progress_printer(), "3-D rows")
+    sweeps_3d: dict = {}
+    for t, r in zip(tasks, results):
+        sweeps_3d.setdefault(t[0], []).append(r)
+    _write_3d(out, sweeps_3d)
+    sweeps = {s: json.loads((out / f"k_{s}.json").read_text()) for s in SCENARIOS}
+    every_3d = {s: sweeps_3d[s] if s in sweeps_3d else json.loads(
+        (out / f"k3d_{s}.json").read_text()) for s in SCENARIOS
+        if s in sweeps_3d or (out / f"k3d_{s}.json").exists()}
+    _write_points(out, sweeps, every_3d)
+    print(f"atlas: 3-D rows of {', '.join(scenarios)} written after "
+          f"{time.perf_counter() - wall:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _row_3d_task(args):
+    scenario, method, reading = args
+    spec = AtlasSpec(method=method, parameter="k", lo="0", hi="1", scenario=scenario,
+                     reading=reading, digits=DIGITS, grid=GRID_3D)
+    return atlas(spec, certify=None).to_json()
+
+
+def _write_3d(out: Path, sweeps_3d: dict) -> None:
+    for s, rs in sweeps_3d.items():
+        _write_text(out / f"k3d_{s}.json", json.dumps(rs, indent=1))
+        _write_text(out / f"k3d_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings of the 3-D "
+                                                 f"methods over k in [0, 1] ({GRID_3D} sample "
+                                                 f"points)"))
+
+
+def _write_points(out: Path, sweeps: dict, sweeps_3d: dict) -> None:
+    _write_text(out / "paper_points.md", "\n".join(
+        _distance_rows(sweeps) + ["", "## The 3-D methods", ""]
+        + _distance_rows(sweeps_3d, header=False)))
+
+
 def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) -> int:
     out = Path(out)
     progress = progress_printer()
+    wall = time.perf_counter()
     rows = method_rows()
-    tasks = [(s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
-    results = _run(_row_task, tasks, jobs, scheduler, progress, "k sweeps")
+    # the 3-D tasks (one per scenario, its 12 rows in sequence) are the longest: first
+    tasks = [("3d", s, GRID_3D) for s in SCENARIOS] + [
+        (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
+    results = _run(_k_task, tasks, jobs, scheduler, progress, "k sweeps")
     sweeps: dict = {}
-    for t, r in zip(tasks, results):
-        sweeps.setdefault(t[0], []).append(r)
+    sweeps_3d: dict = {}
+    spent = {"2-D": 0.0, "3-D": 0.0}
+    for t, (r, seconds) in zip(tasks, results):
+        if t[0] == "3d":
+            sweeps_3d[t[1]] = r
+            spent["3-D"] += seconds
+            print(f"atlas: 3-D rows of {t[1]}: {seconds:.0f} s", file=sys.stderr)
+        else:
+            sweeps.setdefault(t[0], []).append(r)
+            spent["2-D"] += seconds
+    print(f"atlas: k sweeps, time in tasks: 2-D rows {spent['2-D']:.0f} s, 3-D rows "
+          f"{spent['3-D']:.0f} s (over {jobs} workers)", file=sys.stderr)
     for s, rs in sweeps.items():
         _write_text(out / f"k_{s}.json", json.dumps(rs, indent=1))
         _write_text(out / f"k_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over k in [0, 1]"))
-    _write_text(out / "paper_points.md", "\n".join(_distance_rows(sweeps)))
+    _write_3d(out, sweeps_3d)
+    _write_points(out, sweeps, sweeps_3d)
+    print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
     scale_results = _run(_row_task, scale_tasks, jobs, scheduler, progress, "scale sweeps")
@@ -140,6 +229,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
         _write_text(out / f"{name}.json", json.dumps(rs, indent=1))
         _write_text(out / f"{name}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over "
                                                 f"{SCALE[s]} in [0.1, 2] at k = 0.2 and 0.8"))
+    print(f"atlas: scale sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     if maps:
         for s in SCENARIOS:
             optimal = None
@@ -154,9 +244,14 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
                                jobs=jobs, scheduler=scheduler, progress=progress)
                 write_map(pm, out / f"map_{s}_{m}", title=f"{TITLES[s]}: {get_method(m).display} "
                                                             f"over (k, beta)")
-    print(f"atlas reports written to {out}", file=sys.stderr)
+    print(f"atlas reports written to {out} after {time.perf_counter() - wall:.0f} s",
+          file=sys.stderr)
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS
-    sys.exit(main(*(sys.argv[1:2] or ["reports/atlas"]), jobs=int((sys.argv[2:3] or ["2"])[0])))
+if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d=S1,S2]
+    _out = (sys.argv[1:2] or ["reports/atlas"])[0]
+    _jobs = int((sys.argv[2:3] or ["2"])[0])
+    if sys.argv[3:4] and sys.argv[3].startswith("3d="):
+        sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), jobs=_jobs))
+    sys.exit(main(_out, jobs=_jobs))

@@ -1,5 +1,9 @@
 """A scenario's values as functions of one or two swept parameters: what the atlas evaluates.
 
+The joint quantities of the 3-D methods (MI(C; {V_i, V_j}), ...) are attached to each point's
+values lazily: derived and computed at the point, bound exactly, entry by entry as the ordering
+reads them (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`).
+
 Only the quantities that depend on the swept parameter are recomputed at each point. Which ones
 depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.derive.derive`):
 
@@ -9,7 +13,8 @@ depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.der
   integrand) and evaluated at each point at the working precision;
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
-  point through :func:`fstheory.scenarios.evaluate.evaluate` (the one call that knows the route).
+  point, on its own, as :func:`fstheory.scenarios.evaluate.evaluate` does
+  (:class:`~fstheory.scenarios.evaluate.PointQuantities`).
 
 The other quantities are evaluated once, at a reference point. The method parameter ``beta`` is
 not a scenario parameter: it is passed to the selection as it is.
@@ -33,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -41,7 +47,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 from fstheory.scenarios.derive import derive
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.evaluate import PointQuantities, evaluate
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
@@ -110,6 +116,86 @@ class _Compiled:
         return mpmath.mpf(self.outer(t, *vals))
 
 
+def _quantity(quantities: PointQuantities, q) -> ExtendedReal:
+    """Quantity ``q`` ("h", i), ("mi_c", i) or ("mi", i, j) of :func:`evaluate` on its own."""
+    get = {"h": quantities.entropy, "mi_c": quantities.mi_class, "mi": quantities.mi_pair}[q[0]]
+    return get(*q[1:])[0]
+
+
+class _Lazy:
+    """A read-only sequence of ``n`` entries, each ``make(i)`` computed on first use and kept."""
+
+    __slots__ = ("_n", "_make", "_memo")
+
+    def __init__(self, n: int, make):
+        self._n, self._make, self._memo = n, make, {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: int):
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        hit = self._memo.get(i)
+        if hit is None:
+            hit = self._memo[i] = self._make(i)
+        return hit
+
+    def __iter__(self):
+        return (self[i] for i in range(self._n))
+
+
+class _PointValues:
+    """The varying values at one point, each computed on first use: locating a crossing reads
+    only the candidates' quantities, not every quantity that varies. Equal closed forms (MI(C,X)
+    and MI(C,3X+1)) are evaluated once; the numerical route once for the whole point."""
+
+    def __init__(self, pv: "ParametricValues", point: dict, exact: bool):
+        self.pv, self.point, self.exact = pv, point, exact
+        self._numeric: PointQuantities | None = None  # one numerical route for the point
+        self._same: dict = {}
+
+    def raw(self, q) -> ExtendedReal:
+        pv = self.pv
+        if pv._derivations[q].kind == "numeric":
+            if self._numeric is None:
+                self._numeric = PointQuantities(pv.bound_at(self.point), pv.digits)
+            return _quantity(self._numeric, q)
+        form = pv.closed_form(q)
+        if form not in self._same:
+            self._same[form] = pv.value(q, self.point, self.exact)
+        return self._same[form]
+
+    def get(self, q, reference: ExtendedReal) -> ExtendedReal:
+        if q not in self.pv._varying_set:
+            return reference
+        return self.raw(q).named(self.pv.quantity_label(q))
+
+    def pair(self, i: int, j: int) -> ExtendedReal:
+        q = ("mi", min(i, j), max(i, j))
+        if q not in self.pv._varying_set:
+            return self.pv.reference.mi_features[i][j]
+        labels = self.pv.labels
+        return self.raw(q).named(f"MI({labels[i]},{labels[j]})")
+
+
+class _JointAt:
+    """The joint values at one point, computed entry by entry on first use
+    (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`): the structure is derived at
+    the point itself, bound exactly (a weight 0 at k = 0 changes it), and the pairs an ordering
+    never compares are never computed. Kept with the point's values in the cache of
+    :meth:`ParametricValues.at`, so every 3-D method row swept over the same points reuses them."""
+
+    def __init__(self, pv: "ParametricValues", point: dict, digits: int | None = None):
+        self.pv, self.point = pv, point
+        self.digits = pv.digits if digits is None else digits
+
+    def __call__(self, values: ScenarioValues):
+        from fstheory.scenarios.evaluate_joint import LazyJointValues
+
+        return LazyJointValues(self.pv.bound_at(self.point), self.digits, values)
+
+
 class ParametricValues:
     """The values of ``scenario`` as functions of the parameters ``vary``, the others fixed.
 
@@ -154,6 +240,7 @@ class ParametricValues:
             for j in range(i, n):
                 self._derivations[("mi", i, j)] = der.mi_features[i][j]
         self.varying = tuple(q for q, d in self._derivations.items() if self._varies(q, d))
+        self._varying_set = frozenset(self.varying)
         self.reference = evaluate(self.reference_bound, digits)
         self._compiled: dict = {}
         self._cache: dict = {}
@@ -235,9 +322,6 @@ class ParametricValues:
             self._compiled[key] = _Compiled(self.closed_form(q), self.symbols[name])
         return xr(self._compiled[key](mpmath.mpf(point[name])))
 
-    def _numeric_point(self, point: dict) -> ScenarioValues:
-        return evaluate(self.bound_at(point), self.digits)
-
     def value(self, q, point: dict, exact: bool = False) -> ExtendedReal:
         """One varying quantity at ``point`` (labelled), at the working precision + guard.
 
@@ -248,17 +332,28 @@ class ParametricValues:
         d = self._derivations[q]
         with mpmath.workdps(self.digits + GUARD_DIGITS):
             if d.kind == "numeric":
-                v = self._numeric_point(point)
-                v = {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])
+                v = _quantity(PointQuantities(self.bound_at(point), self.digits), q)
             elif exact or len(self.vary) != 1:
                 v = self._value_exact(q, point)
             else:
                 v = self._value_float(q, {n: _mpf(point[n]) for n in self.vary})
         return v.named(self.quantity_label(q))
 
-    def at(self, point: dict, exact: bool = False) -> ScenarioValues:
+    def at(self, point: dict, exact: bool = False, joint_digits: int | None = None) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
-        ``exact`` as in :meth:`value`."""
+        ``exact`` as in :meth:`value`. Each varying value is computed when first read (and
+        kept with the point). ``joint_digits``: the joint values at these digits instead (the
+        same values otherwise)."""
+        if joint_digits is not None:
+            key = ("joint", joint_digits, exact) + tuple(
+                (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
+                for n in self.vary)
+            hit = self._cache.get(key)
+            if hit is None:
+                hit = self._cache[key] = replace(self.at(point, exact), joint=None,
+                                                 joint_source=_JointAt(self, dict(point),
+                                                                       joint_digits))
+            return hit
         key = (exact, mpmath.mp.prec) + tuple(
             (n, man_exp(point[n]) if isinstance(point[n], mpmath.mpf) else str(point[n]))
             for n in self.vary)
@@ -266,34 +361,17 @@ class ParametricValues:
         if hit is not None:
             return hit
         ref = self.reference
-        entropy = list(ref.entropy)
-        mi_class = list(ref.mi_class)
-        matrix = [list(row) for row in ref.mi_features]
-        numeric = None
-        same: dict = {}  # equal closed forms (MI(C,X) and MI(C,3X+1)) are evaluated once
-        for q in self.varying:
-            if self._derivations[q].kind == "numeric":
-                if numeric is None:
-                    numeric = self._numeric_point(point)
-                v = {"h": numeric.h, "mi_c": numeric.mi_c, "mi": numeric.mi}[q[0]](*q[1:])
-            else:
-                form = self.closed_form(q)
-                if form not in same:
-                    same[form] = self.value(q, point, exact)
-                v = same[form]
-            if q[0] == "h":
-                entropy[q[1]] = v.named(self.quantity_label(q))
-            elif q[0] == "mi_c":
-                mi_class[q[1]] = v.named(self.quantity_label(q))
-            else:
-                i, j = q[1:]
-                matrix[i][j] = v.named(f"MI({self.labels[i]},{self.labels[j]})")
-                matrix[j][i] = v.named(f"MI({self.labels[j]},{self.labels[i]})")
+        pt = _PointValues(self, point, exact)
+        nf = len(self.labels)
+        entropy = _Lazy(nf, lambda i: pt.get(("h", i), ref.entropy[i]))
+        mi_class = _Lazy(nf, lambda i: pt.get(("mi_c", i), ref.mi_class[i]))
+        matrix = _Lazy(nf, lambda i: _Lazy(nf, lambda j: pt.pair(i, j)))
         params = dict(ref.params)
         for n in self.vary:
             params[n] = point[n]
-        out = ScenarioValues(ref.scenario, params, ref.labels, tuple(entropy), tuple(mi_class),
-                             tuple(map(tuple, matrix)), digits=self.digits)
+        out = ScenarioValues(ref.scenario, params, ref.labels, entropy, mi_class, matrix,
+                             digits=self.digits,
+                             joint_source=_JointAt(self, dict(point)))
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = out

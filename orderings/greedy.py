@@ -295,7 +295,8 @@ def _unknown_candidate(m, values, i, selected, beta, reading, zero_beta, value, 
 
 
 def select(values: ScenarioValues, method, beta=None, *, reading: str | None = None,
-           zero_beta: str = "explicit", digits: int | None = None) -> SelectionResult:
+           zero_beta: str = "explicit", digits: int | None = None,
+           start: tuple[int, ...] = ()) -> SelectionResult:
     """Greedy forward selection of ``values``' features by ``method`` (name or :class:`Method`).
 
     Parameters
@@ -313,6 +314,10 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
         At beta = 0: evaluate as written (default) or drop the redundancy term.
     digits : int, optional
         Working precision (default ``values.digits``).
+    start : tuple of int, optional
+        Features taken as already selected, in this order: their steps are not evaluated (they
+        carry no candidates, criterion "given") and the greedy continues after them. The atlas
+        uses it when cheaper values have decided the first steps.
 
     Raises
     ------
@@ -328,6 +333,9 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
     with mpmath.workdps(digits):
         eps = mpmath.mpf(10) ** -(max(digits - 5, 5))
         remaining = list(range(values.n_features))
+        for i in start:
+            steps.append(Step(len(steps) + 1, "given", (), i, ()))
+            remaining.remove(i)
         while remaining:
             selected = [s.selected for s in steps]
             criterion = "objective" if selected else "MI(C,Vi)"

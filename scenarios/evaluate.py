@@ -49,7 +49,7 @@ from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["evaluate", "limit_directions", "not_computed"]
+__all__ = ["evaluate", "PointQuantities", "limit_directions", "not_computed"]
 
 
 def limit_directions(bound: BoundScenario) -> dict:
@@ -161,6 +161,59 @@ class _Point:
         return None
 
 
+class PointQuantities:
+    """Each quantity of :func:`evaluate` on its own, as (value, provenance) at ``digits``: the
+    same values as :func:`evaluate` (which is built from it), for callers that need only a few
+    (the atlas, locating a crossing between two candidates). One numerical route per point."""
+
+    def __init__(self, bound: BoundScenario, digits: int):
+        self.bound, self.digits = bound, digits
+        self.der = derive(bound.scenario)
+        self.labels = bound.display_labels()
+        self.dirs = limit_directions(bound)
+        self.point = _Point(bound)
+        with mpmath.workdps(digits + GUARD_DIGITS):
+            self.route = numeric.NumericRoute(self.point.laws, self.point.rule)
+
+    def entropy(self, i: int) -> tuple[ExtendedReal, str]:
+        """h(V_i)."""
+        point, route, d = self.point, self.route, self.der.entropy[i]
+        with mpmath.workdps(self.digits + GUARD_DIGITS):
+            if point.constant(i):
+                return NEG_INF, f"{point.exprs[i]} is constant at these parameters (no density)"
+            if d.kind == "closed":
+                return _closed_value(d, self.bound, self.dirs)
+            v, why = _numeric(lambda: route.entropy(point.exprs[i]), self.digits)
+            return v, (f"{d.reason}: {why}" if v.is_determinate else why)
+
+    def mi_class(self, i: int) -> tuple[ExtendedReal, str]:
+        """MI(C, V_i)."""
+        point, route, d = self.point, self.route, self.der.mi_class[i]
+        with mpmath.workdps(self.digits + GUARD_DIGITS):
+            found = point.class_structure(i)
+            if found is not None and found[0] == "zero":
+                return xr(0), found[1]
+            if found is not None:
+                v, why = _numeric(route.class_entropy, self.digits)
+                return v, (f"{found[1]} ({why})" if v.is_determinate else why)
+            if d.kind == "closed":
+                return _closed_value(d, self.bound, self.dirs)
+            return _numeric(lambda: route.mi_class(point.exprs[i]), self.digits)
+
+    def mi_pair(self, i: int, j: int) -> tuple[ExtendedReal, str]:
+        """MI(V_i, V_j) (+inf for i == j)."""
+        if i == j:
+            return POS_INF, "a feature with itself"
+        point, route, d = self.point, self.route, self.der.mi_features[i][j]
+        with mpmath.workdps(self.digits + GUARD_DIGITS):
+            found = point.pair_structure(i, j)
+            if found is not None:
+                return found
+            if d.kind == "closed":
+                return _closed_value(d, self.bound, self.dirs)
+            return _numeric(lambda: route.mi_pair(point.exprs[i], point.exprs[j]), self.digits)
+
+
 def _stderr_progress():
     """A counter on stderr after the first few seconds (only when stderr is a terminal)."""
     if not sys.stderr.isatty():
@@ -186,11 +239,8 @@ def evaluate(bound: BoundScenario, digits: int = 30, progress=None) -> ScenarioV
     """
     if not isinstance(digits, int) or digits < 1 or digits > 100:
         raise ValueError(f"digits must be an integer in [1, 100] (got {digits!r})")
-    der = derive(bound.scenario)
-    labels = bound.display_labels()
-    dirs = limit_directions(bound)
-    point = _Point(bound)
-    exprs = point.exprs
+    quantities = PointQuantities(bound, digits)
+    labels = quantities.labels
     n = len(labels)
     prov: dict = {}
     total = 2 * n + n * (n + 1) // 2
@@ -204,45 +254,20 @@ def evaluate(bound: BoundScenario, digits: int = 30, progress=None) -> ScenarioV
             progress(done, total)
 
     with mpmath.workdps(digits + GUARD_DIGITS):
-        route = numeric.NumericRoute(point.laws, point.rule)
         entropy, mi_class = [], []
         for i in range(n):
-            if point.constant(i):
-                v, why = NEG_INF, f"{exprs[i]} is constant at these parameters (no density)"
-            elif der.entropy[i].kind == "closed":
-                v, why = _closed_value(der.entropy[i], bound, dirs)
-            else:
-                v, why = _numeric(lambda: route.entropy(exprs[i]), digits)
-                why = f"{der.entropy[i].reason}: {why}" if v.is_determinate else why
+            v, why = quantities.entropy(i)
             entropy.append(v.named(f"h({labels[i]})"))
             prov[("h", i)] = why
             tick()
-            found = point.class_structure(i)
-            if found is not None and found[0] == "zero":
-                v, why = xr(0), found[1]
-            elif found is not None:
-                v, why = _numeric(route.class_entropy, digits)
-                why = f"{found[1]} ({why})" if v.is_determinate else why
-            elif der.mi_class[i].kind == "closed":
-                v, why = _closed_value(der.mi_class[i], bound, dirs)
-            else:
-                v, why = _numeric(lambda: route.mi_class(exprs[i]), digits)
+            v, why = quantities.mi_class(i)
             mi_class.append(v.named(f"MI(C,{labels[i]})"))
             prov[("mi_c", i)] = why
             tick()
         matrix = [[None] * n for _ in range(n)]
         for i in range(n):
             for j in range(i, n):
-                if i == j:
-                    v, why = POS_INF, "a feature with itself"
-                else:
-                    found = point.pair_structure(i, j)
-                    if found is not None:
-                        v, why = found
-                    elif der.mi_features[i][j].kind == "closed":
-                        v, why = _closed_value(der.mi_features[i][j], bound, dirs)
-                    else:
-                        v, why = _numeric(lambda: route.mi_pair(exprs[i], exprs[j]), digits)
+                v, why = quantities.mi_pair(i, j)
                 matrix[i][j] = v.named(f"MI({labels[i]},{labels[j]})")
                 matrix[j][i] = v.named(f"MI({labels[j]},{labels[i]})")
                 prov[("mi", i, j)] = prov[("mi", j, i)] = why

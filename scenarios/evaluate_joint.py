@@ -36,7 +36,7 @@ from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
 from fstheory.theory.values import JointValues, ScenarioValues
 
-__all__ = ["evaluate_joint", "joint_source", "JointSource", "not_computed", "pair_label",
+__all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed", "pair_label",
            "SetValues"]
 
 
@@ -73,61 +73,149 @@ def evaluate_joint(bound: BoundScenario, digits: int = 30,
     """Every joint quantity of ``bound`` to ``digits`` significant digits.
 
     ``values`` are the single-feature values of ``bound`` at the same digits (computed if not
-    given).
+    given). The entries are those of :class:`LazyJointValues`, all computed.
     """
-    if values is None:
-        from fstheory.scenarios.evaluate import evaluate
-
-        values = evaluate(bound, digits)
-    st = joint_structure(bound)
-    L = values.labels
-    n = values.n_features
-    prov: dict = {}
-    with mpmath.workdps(digits + GUARD_DIGITS):
-        sets = SetValues(bound, digits, values)
-        hc = sets.h_class
-        prov["h_c"] = sets.h_class_reason
-
-        pair = [[None] * n for _ in range(n)]
-        for i in range(n):
-            for j in range(i, n):
-                label = f"MI(C,{L[i]})" if i == j else pair_label(L[i], L[j])
-                d = st.mi_class_set((i, j))
-                value = sets.value((i, j), label)
-                pair[i][j] = value
-                pair[j][i] = value.named(label if i == j else pair_label(L[j], L[i]))
-                prov[("mi_c_pair", i, j)] = prov[("mi_c_pair", j, i)] = d.reason
-
-        cmi = [[None] * n for _ in range(n)]
-        given = [[None] * n for _ in range(n)]
-        hpair = [[None] * n for _ in range(n)]
-        for i in range(n):
-            for j in range(n):
-                label = f"MI(C;{L[i]}|{L[j]})"
-                if i == j:
-                    cmi[i][j] = xr(0, label)
-                    prov[("cmi_c", i, j)] = "a feature given itself"
-                else:
-                    cmi[i][j] = (pair[i][j] - values.mi_c(j)).named(label)
-                    prov[("cmi_c", i, j)] = "MI(C;{Vi,Vj}) - MI(C,Vj) (chain rule)"
-            for j in range(i, n):
-                g, why = _given_value(st.mi_given_class(i, j), i, j, values, pair[i][j])
-                given[i][j] = g.named(f"MI({L[i]};{L[j]}|C)")
-                given[j][i] = g.named(f"MI({L[j]};{L[i]}|C)")
-                prov[("mi_given_c", i, j)] = prov[("mi_given_c", j, i)] = why
-                h, why = _joint_entropy_value(st.joint_entropy_class(i, j), i, j, values, hc,
-                                              pair[i][j])
-                hpair[i][j] = h.named(f"H({L[i]},{L[j]},C)")
-                hpair[j][i] = h.named(f"H({L[j]},{L[i]},C)")
-                prov[("h_pair_c", i, j)] = prov[("h_pair_c", j, i)] = why
+    lazy = LazyJointValues(bound, digits, values)
+    n = lazy.values.n_features
+    hc = lazy.h_class
+    pair, cmi, given, hpair = ([[None] * n for _ in range(n)] for _ in range(4))
+    # in the order of the provenance entries: H(C), the pairs, then row by row
+    for i in range(n):
+        for j in range(n):
+            pair[i][j] = lazy.entry("mi_class_pair", i, j)
+    for i in range(n):
+        for j in range(n):
+            cmi[i][j] = lazy.entry("cmi_class", i, j)
+        for j in range(i, n):
+            given[i][j] = lazy.entry("mi_given_class", i, j)
+            hpair[i][j] = lazy.entry("h_pair_class", i, j)
+    for i in range(n):
+        for j in range(i):
+            given[i][j] = lazy.entry("mi_given_class", i, j)
+            hpair[i][j] = lazy.entry("h_pair_class", i, j)
     return JointValues(
         h_class=hc,
         mi_class_pair=tuple(map(tuple, pair)),
         cmi_class=tuple(map(tuple, cmi)),
         mi_given_class=tuple(map(tuple, given)),
         h_pair_class=tuple(map(tuple, hpair)),
-        provenance=prov,
+        provenance=dict(lazy.provenance),
     )
+
+
+class _LazyMatrix:
+    """``m[i][j]`` of one joint quantity, each entry computed on first use."""
+
+    __slots__ = ("_owner", "_name")
+
+    def __init__(self, owner: "LazyJointValues", name: str):
+        self._owner, self._name = owner, name
+
+    def __len__(self) -> int:
+        return self._owner.values.n_features
+
+    def __getitem__(self, i: int):
+        return _LazyRow(self._owner, self._name, i)
+
+
+class _LazyRow:
+    __slots__ = ("_owner", "_name", "_i")
+
+    def __init__(self, owner, name, i):
+        self._owner, self._name, self._i = owner, name, i
+
+    def __len__(self) -> int:
+        return self._owner.values.n_features
+
+    def __getitem__(self, j: int) -> ExtendedReal:
+        return self._owner.entry(self._name, self._i, j)
+
+
+class LazyJointValues:
+    """The joint quantities of ``bound`` with the attribute interface of
+    :class:`~fstheory.theory.values.JointValues` (``h_class``, ``mi_class_pair[i][j]``, ...),
+    each entry computed on first use and kept: an ordering reads only the pairs it compares, so
+    the numerical-route pairs it never reads are never computed (what the atlas needs at each
+    point of a sweep). Entries equal those of :func:`evaluate_joint` (which is built from them).
+
+    >>> from fstheory.scenarios.registry import get_scenario
+    >>> j = LazyJointValues(get_scenario("uniform").bind(k="0.2"), 12)
+    >>> j.cmi_class[2][0].text(12), list(j.provenance)
+    ('0.0306852819440', [('cmi_c', 2, 0), 'h_c', ('mi_c_pair', 0, 2), ('mi_c_pair', 2, 0)])
+    """
+
+    def __init__(self, bound: BoundScenario, digits: int = 30,
+                 values: ScenarioValues | None = None):
+        if values is None:
+            from fstheory.scenarios.evaluate import evaluate
+
+            values = evaluate(bound, digits)
+        self.bound, self.digits, self.values = bound, digits, values
+        self.structure = joint_structure(bound)
+        self.provenance: dict = {}
+        self._entries: dict = {}
+        self._sets: SetValues | None = None
+        self.mi_class_pair = _LazyMatrix(self, "mi_class_pair")
+        self.cmi_class = _LazyMatrix(self, "cmi_class")
+        self.mi_given_class = _LazyMatrix(self, "mi_given_class")
+        self.h_pair_class = _LazyMatrix(self, "h_pair_class")
+
+    @property
+    def sets(self) -> "SetValues":
+        if self._sets is None:
+            self._sets = SetValues(self.bound, self.digits, self.values)
+            self.provenance["h_c"] = self._sets.h_class_reason
+        return self._sets
+
+    @property
+    def h_class(self) -> ExtendedReal:
+        return self.sets.h_class
+
+    def entry(self, name: str, i: int, j: int) -> ExtendedReal:
+        """Entry (i, j) of the matrix ``name`` ("mi_class_pair", "cmi_class", "mi_given_class",
+        "h_pair_class")."""
+        key = (name, i, j)
+        hit = self._entries.get(key)
+        if hit is None:
+            with mpmath.workdps(self.digits + GUARD_DIGITS):
+                hit = self._entries[key] = getattr(self, "_" + name)(i, j)
+        return hit
+
+    def _mi_class_pair(self, i, j):
+        L = self.values.labels
+        if i > j:
+            return self.entry("mi_class_pair", j, i).named(pair_label(L[i], L[j]))
+        label = f"MI(C,{L[i]})" if i == j else pair_label(L[i], L[j])
+        value = self.sets.value((i, j), label)
+        reason = self.structure.mi_class_set((i, j)).reason
+        self.provenance[("mi_c_pair", i, j)] = self.provenance[("mi_c_pair", j, i)] = reason
+        return value
+
+    def _cmi_class(self, i, j):
+        label = f"MI(C;{self.values.labels[i]}|{self.values.labels[j]})"
+        if i == j:
+            self.provenance[("cmi_c", i, j)] = "a feature given itself"
+            return xr(0, label)
+        self.provenance[("cmi_c", i, j)] = "MI(C;{Vi,Vj}) - MI(C,Vj) (chain rule)"
+        return (self.entry("mi_class_pair", i, j) - self.values.mi_c(j)).named(label)
+
+    def _mi_given_class(self, i, j):
+        L = self.values.labels
+        if i > j:
+            return self.entry("mi_given_class", j, i).named(f"MI({L[i]};{L[j]}|C)")
+        g, why = _given_value(self.structure.mi_given_class(i, j), i, j, self.values,
+                              self.entry("mi_class_pair", i, j))
+        self.provenance[("mi_given_c", i, j)] = self.provenance[("mi_given_c", j, i)] = why
+        return g.named(f"MI({L[i]};{L[j]}|C)")
+
+    def _h_pair_class(self, i, j):
+        L = self.values.labels
+        if i > j:
+            return self.entry("h_pair_class", j, i).named(f"H({L[i]},{L[j]},C)")
+        h, why = _joint_entropy_value(self.structure.joint_entropy_class(i, j), i, j,
+                                      self.values, self.h_class, self.entry("mi_class_pair", i, j))
+        self.provenance[("h_pair_c", i, j)] = self.provenance[("h_pair_c", j, i)] = why
+        return h.named(f"H({L[i]},{L[j]},C)")
 
 
 class SetValues:
@@ -224,8 +312,11 @@ class JointSource:
 
     bound: BoundScenario
     digits: int
+    lazy: bool = False
 
-    def __call__(self, values: ScenarioValues) -> JointValues:
+    def __call__(self, values: ScenarioValues) -> JointValues | LazyJointValues:
+        if self.lazy:
+            return LazyJointValues(self.bound, self.digits, values)
         return evaluate_joint(self.bound, self.digits, values)
 
 

@@ -5,7 +5,8 @@ the package already installed (the install is not timed). Printed as a table wit
 each line and the ratio to it (the issues' goals: ``fstheory values`` under 10 s per call for the paper's
 scenarios, under 60 s at 15 digits for every shipped scenario file; with ``--joint``, every joint
 quantity of a 10-feature scenario, under 60 s; a one-parameter atlas of one method row under 60 s
-at 20 digits, with its certificate; all of ``make reproduce-atlas`` under 15 min on 2 cores), the
+at 20 digits, with its certificate (and one 3-D row, JMI on Scenario I, on the 12-point grid of
+``make reproduce-atlas``); all of ``make reproduce-atlas`` under 15 min on 2 cores), the
 ratio to the baseline ``fstheory values --scenario uniform`` of the same run, and the atlas lines
 again as multiples of one ``fstheory order`` call measured in the same run. If
 ``scripts/bench_simulation.py`` exists it is run afterwards and its own output printed.
@@ -113,6 +114,10 @@ def main(argv=None) -> int:
             ("fstheory atlas --scenario normal --method mifs-u --beta 0.4 --vary k --grid 24",
              cli + ["atlas", "--scenario", "normal", "--method", "mifs-u", "--beta", "0.4",
                     "--vary", "k", "--grid", "24"], 60.0),
+            # a 3-D row on the grid of make reproduce-atlas (joint values at every sample point)
+            ("fstheory atlas --scenario uniform --method jmi --vary k --grid 12",
+             cli + ["atlas", "--scenario", "uniform", "--method", "jmi", "--vary", "k",
+                    "--grid", "12"], 60.0),
             ("python -m fstheory.orderings.atlas_report TMP/atlas 2 (make reproduce-atlas)",
              [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2"],
              900.0),

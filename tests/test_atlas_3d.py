@@ -1,0 +1,138 @@
+"""The atlas of the 3-D methods: a breakpoint against a crossing solved by hand, regions against the
+greedy selection at their midpoints, the command line, workers, and the cause of a change that is
+located on the orderings themselves."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from fstheory.cli import main
+from fstheory.orderings.atlas import AtlasSpec, _bisect_orders, atlas
+from fstheory.orderings.greedy import select
+from fstheory.scenarios.evaluate import evaluate
+from fstheory.scenarios.evaluate_joint import LazyJointValues, not_computed
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory.extended import xr
+
+# CIFE, interaction reading, Scenario I: obj(i) = MI(C,i) - sum_s (MI(C,i) - MI(C;i|s)).
+CIFE_I = AtlasSpec(scenario="uniform", method="cife", reading="interaction", parameter="k",
+                   lo="0.15", hi="0.19", digits=20, grid=4)
+
+TINY = str(Path(__file__).parent / "data" / "atlas_tiny.toml")
+
+
+@pytest.fixture(scope="module")
+def cife():
+    return atlas(CIFE_I)
+
+
+def _mi_y(k):
+    # MI(C_k, Y) and MI(C_k, X-Y) as printed in the paper (Scenario I), typed independently
+    return ((k**2 + 1) * mpmath.log((1 + k) / (1 - k)) + 2 * k * (mpmath.log(1 - k**2) - 1)) / (4 * k)
+
+
+def _mi_xy(k):
+    return -((1 - k) ** 2) * mpmath.log(1 - k) / (4 * k)
+
+
+def test_step_six_crossing_matches_the_hand_solved_root(cife):
+    # After X, X-Y, Y, Y^2, X^2 (Scenario I, X, Y ~ Unif(-d, d), C = 1{X + kY >= 0}, H(C) = ln 2):
+    # * Z is independent of the class and of the rest: every MI(C;{Z,s}) = MI(C,s), obj(Z) = 0;
+    # * 3X+1 carries X: MI(C,3X+1) = ln 2 - k/2 (P(C=1|X=x) = (1 + x/(kd))/2 on |x| < kd);
+    #   with s = X or X^2 the term is MI(C,X) - MI(C,X) + MI(C,s), i.e. MI(C,X) and 0
+    #   (MI(C,X^2) = 0: (x, y) -> (-x, -y) keeps X^2 and swaps the classes); with s = X-Y or Y
+    #   the pair determines C: MI(C,X) - ln 2 + MI(C,s); with s = Y^2 the pair {X, Y^2} sees
+    #   (x, +-y): MI = ln 2 (1 - P(|X| < k|Y|)) = ln 2 (1 - k/2), and MI(C,Y^2) = 0.
+    # So obj(3X+1) = 3 ln 2 - 3 MI(C,X) - (ln 2) k/2 - MI(C,X-Y) - MI(C,Y)
+    #              = 3k/2 - (ln 2) k/2 - MI(C,X-Y) - MI(C,Y), which crosses obj(Z) = 0.
+    (bp,) = cife.breakpoints
+    assert bp.step == 6 and set(bp.between) == {"Z", "3X+1"} and bp.kind == "crossing"
+    with mpmath.workdps(30):
+        root = mpmath.findroot(lambda k: 3 * k / 2 - mpmath.log(2) * k / 2 - _mi_xy(k) - _mi_y(k),
+                               (mpmath.mpf("0.15"), mpmath.mpf("0.19")), solver="anderson")
+        assert abs(mpmath.mpf(bp.at) - root) < mpmath.mpf(10) ** -18 * root
+        assert cife.to_json()["breakpoints"][0]["at"][:19] == mpmath.nstr(root, 25)[:19]
+
+
+def test_regions_agree_with_select_at_midpoints(cife):
+    js = cife.to_json()
+    assert [r["order"][5] for r in js["regions"]] == ["Z", "3X+1"]
+    for reg in js["regions"]:
+        mid = (Fraction(reg["from"]) + Fraction(reg["to"])) / 2
+        mid = Fraction(round(mid * 10**9), 10**9)
+        bound = get_scenario("uniform").bind(k=f"{mid.numerator}/{mid.denominator}")
+        v = evaluate(bound, 12)
+        v = replace(v, joint=LazyJointValues(bound, 12, v))
+        r = select(v, "cife", reading="interaction")
+        assert [v.labels[i] for i in r.order] == reg["order"] and r.stop is None
+
+
+def test_certificate_names_the_inputs_without_enclosure(cife):
+    cert = cife.certificate
+    assert cert["certified"] is False and cert["method"] == "sampled and bracketed"
+    assert "4 sample points" in cert["summary"]
+    for label in ("MI(C;{Y^2,X-Y})", "MI(C;{X-Y,X^2})", "MI(C;{X,Y^2})"):
+        assert label in cert["reason"]
+    assert "two-point closed forms" in cert["reason"]
+
+
+def test_cli_sweeps_a_3d_method():
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(["atlas", "--scenario-file", TINY, "--method", "jmi", "--reading", "unified",
+                     "--vary", "k", "--grid", "4", "--json"]) == 0
+    js = json.loads(buf.getvalue())
+    assert js["method"] == "JMI (unified reading)"
+    assert js["regions"][-1]["to"] == "1" and js["regions"][-1]["order"][0] == "X"
+    assert "a 3-D method" in js["certificate"]["reason"]
+
+
+def test_bad_reading_is_one_line_exit_2(capsys):
+    rc = main(["atlas", "--scenario-file", TINY, "--method", "jmi", "--reading", "fleuret",
+               "--vary", "k"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "'reading'" in err[0] and "fleuret" in err[0]
+
+
+def test_3d_row_same_result_whatever_the_workers():
+    spec = AtlasSpec(scenario_file=TINY, method="cmim", reading="fleuret", parameter="k",
+                     lo="0", hi="1", digits=20, grid=6)
+    assert atlas(spec, jobs=2).to_json() == atlas(spec, jobs=1).to_json()
+
+
+class _StubSweep:
+    """Orderings and objectives of a made-up change at x = 0.3: on the right, the objective of
+    B is not computed and the ordering stops at step 2; A's stays finite and changes sign."""
+
+    labels = ("A", "B", "C")
+
+    class spec:
+        digits = 10
+
+    def order(self, x):
+        return ((2, 0, 1), False) if x < mpmath.mpf("0.3") else ((2,), True)
+
+    def objective(self, x, i, prefix):
+        right = x >= mpmath.mpf("0.3")
+        if i == 1:
+            return not_computed("MI(C;{B,C})", "stub") if right else xr(mpmath.mpf("0.5"))
+        return xr(mpmath.mpf(-1 if right else 1))
+
+
+def test_cause_of_a_change_located_on_the_orderings_says_what_changes():
+    sw = _StubSweep()
+    ((x0, x1, bp, jl, jr),) = _bisect_orders(sw, mpmath.mpf(0), mpmath.mpf(1),
+                                             ((2, 0, 1), False), ((2,), True), 1)
+    assert x0 < mpmath.mpf("0.3") <= x1 and jl == ((2, 0, 1), False) and jr == ((2,), True)
+    assert bp.cause == ("the ordering stops at step 2 on the right side only (objective of A: "
+                        "finite > 0 on the left, finite < 0 on the right; objective of B: "
+                        "finite > 0 on the left, not computed on the right)")
+    assert "determinate and indeterminate" not in bp.cause
