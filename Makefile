@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas clean references
+.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas reproduce-atlas-3d clean references
 
 # Peer libraries for the selector's comparisons live in their own environment, never in
 # fstheory's dependencies (scripts/bench_peers.txt). A peer that fails to install is skipped and
@@ -60,6 +60,12 @@ reproduce-selection: $(STAMP) bench-venv
 # Orderings across the parameters (regions, breakpoints to 20 digits, phase maps): reports/atlas/.
 reproduce-atlas: $(STAMP)
 	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2
+
+# The twelve 3-D method rows over k (reports/atlas/k3d_*): far longer than the rest (the joint
+# values that take the numerical route are recomputed at every point; Scenario I's first six rows
+# took 37 min on a shared 2-core machine).
+reproduce-atlas-3d: $(STAMP)
+	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2 3d=uniform,normal,laplace
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

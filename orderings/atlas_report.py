@@ -160,10 +160,7 @@ def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=N
         sweeps_3d.setdefault(t[0], []).append(r)
     _write_3d(out, sweeps_3d)
     sweeps = {s: json.loads((out / f"k_{s}.json").read_text()) for s in SCENARIOS}
-    every_3d = {s: sweeps_3d[s] if s in sweeps_3d else json.loads(
-        (out / f"k3d_{s}.json").read_text()) for s in SCENARIOS
-        if s in sweeps_3d or (out / f"k3d_{s}.json").exists()}
-    _write_points(out, sweeps, every_3d)
+    _write_points(out, sweeps, _with_files_3d(out, sweeps_3d))
     print(f"atlas: 3-D rows of {', '.join(scenarios)} written after "
           f"{time.perf_counter() - wall:.0f} s", file=sys.stderr)
     return 0
@@ -184,19 +181,30 @@ def _write_3d(out: Path, sweeps_3d: dict) -> None:
                                                  f"points)"))
 
 
+def _with_files_3d(out: Path, sweeps_3d: dict) -> dict:
+    """The 3-D rows just computed, and those of the other scenarios read back from their files."""
+    return {s: sweeps_3d[s] if s in sweeps_3d else json.loads((out / f"k3d_{s}.json").read_text())
+            for s in SCENARIOS if s in sweeps_3d or (out / f"k3d_{s}.json").exists()}
+
+
 def _write_points(out: Path, sweeps: dict, sweeps_3d: dict) -> None:
-    _write_text(out / "paper_points.md", "\n".join(
-        _distance_rows(sweeps) + ["", "## The 3-D methods", ""]
-        + _distance_rows(sweeps_3d, header=False)))
+    lines = _distance_rows(sweeps)
+    if sweeps_3d:
+        lines += ["", "## The 3-D methods", ""] + _distance_rows(sweeps_3d, header=False)
+    _write_text(out / "paper_points.md", "\n".join(lines))
 
 
-def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) -> int:
+def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
+         with_3d: bool = False) -> int:
+    """Every file of ``reports/atlas`` (the 3-D rows only with ``with_3d``: they take far longer
+    than the rest, see :func:`only_3d`; without it, ``paper_points.md`` reads the 3-D rows back
+    from their files where they exist)."""
     out = Path(out)
     progress = progress_printer()
     wall = time.perf_counter()
     rows = method_rows()
     # the 3-D tasks (one per scenario, its 12 rows in sequence) are the longest: first
-    tasks = [("3d", s, GRID_3D) for s in SCENARIOS] + [
+    tasks = ([("3d", s, GRID_3D) for s in SCENARIOS] if with_3d else []) + [
         (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
     results = _run(_k_task, tasks, jobs, scheduler, progress, "k sweeps")
     sweeps: dict = {}
@@ -216,7 +224,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
         _write_text(out / f"k_{s}.json", json.dumps(rs, indent=1))
         _write_text(out / f"k_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over k in [0, 1]"))
     _write_3d(out, sweeps_3d)
-    _write_points(out, sweeps, sweeps_3d)
+    _write_points(out, sweeps, _with_files_3d(out, sweeps_3d))
     print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
@@ -250,6 +258,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True) 
 
 
 if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d=S1,S2]
+    # without 3d=: every 2-D file; with 3d=: the 3-D rows of those scenarios only
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]
     _jobs = int((sys.argv[2:3] or ["2"])[0])
     if sys.argv[3:4] and sys.argv[3].startswith("3d="):

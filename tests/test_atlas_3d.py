@@ -136,3 +136,20 @@ def test_cause_of_a_change_located_on_the_orderings_says_what_changes():
                         "finite > 0 on the left, finite < 0 on the right; objective of B: "
                         "finite > 0 on the left, not computed on the right)")
     assert "determinate and indeterminate" not in bp.cause
+
+
+def test_paper_points_read_the_3d_rows_back_from_their_files(tmp_path):
+    """`make reproduce-atlas` (2-D only) rewrites paper_points.md from the 2-D sweeps and the 3-D
+    files where they exist: with none, the committed file byte for byte; with one, its rows."""
+    from fstheory.orderings import atlas_report as ar
+
+    reports = Path(__file__).resolve().parents[1] / "reports" / "atlas"
+    sweeps = {s: json.loads((reports / f"k_{s}.json").read_text()) for s in ar.SCENARIOS}
+    ar._write_points(tmp_path, sweeps, ar._with_files_3d(tmp_path, {}))
+    assert (tmp_path / "paper_points.md").read_bytes() == (reports / "paper_points.md").read_bytes()
+    row = dict(sweeps["uniform"][0], method="JMI (original reading)")
+    (tmp_path / "k3d_uniform.json").write_text(json.dumps([row]))
+    ar._write_points(tmp_path, sweeps, ar._with_files_3d(tmp_path, {}))
+    text = (tmp_path / "paper_points.md").read_text()
+    assert "## The 3-D methods" in text
+    assert "| Scenario I | JMI (original reading) |" in text.split("## The 3-D methods")[1]
