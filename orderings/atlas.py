@@ -346,8 +346,10 @@ LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
 
 def _margin(*values) -> mpmath.mpf:
     """A difference of objectives from the low-precision values is trusted when it exceeds this:
-    10^4 times their accuracy, relative to the larger of 1 and the objectives."""
-    return mpmath.mpf(10) ** -(LOW_ACCURACY - 4) * max([mpmath.mpf(1)] + [abs(v) for v in values])
+    10^4 times the accuracy the engine guarantees for them (a numerical value is accepted at
+    LOW_DIGITS digits with a relative error up to 10^-LOW_DIGITS, whatever the route aimed at),
+    relative to the larger of 1 and the objectives."""
+    return mpmath.mpf(10) ** -(LOW_DIGITS - 4) * max([mpmath.mpf(1)] + [abs(v) for v in values])
 
 
 def _decided(fw: ExtendedReal, fc: ExtendedReal, w: int, c: int) -> bool:
