@@ -98,7 +98,10 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
                                         or _cached(_RELEVANCE, scenario, params, digits) is None):
             todo.append((scenario, params, joint, values))
     if jobs <= 1 or len(todo) <= 1:
-        for scenario, params, joint, _ in todo:
+        # in one process the order costs nothing: the points without joint values first, whose
+        # work is Python that a Ctrl-C stops at once (a joint value can sit in one long
+        # certified-quadrature call of python-flint, which sees the signal only when it returns)
+        for scenario, params, joint, _ in sorted(todo, key=lambda t: t[2]):
             _point(scenario, params, digits, joint, None)
         return
     from joblib import Parallel, delayed
