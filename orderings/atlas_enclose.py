@@ -61,6 +61,7 @@ from flint import acb, arb, ctx
 
 from fstheory.orderings.atlas_interval import IX
 from fstheory.orderings.atlas_values import man_exp
+from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
            "skew_normal_mi_derivative_ball", "uniform_series", "Leaf", "ConstLeaf", "GenericLeaf",
@@ -552,7 +553,7 @@ class UniformClassLeaf(Leaf):
         return exact_value(self.expr, {self.sym: x}, {self.sym: "+" if x == 0 else "-"})
 
     def _value(self, x, derivative: bool):
-        xs = sp.nsimplify(x) if not isinstance(x, mpmath.mpf) else None
+        xs = exact_nsimplify(x) if not isinstance(x, mpmath.mpf) else None
         if xs is not None and xs in (0, 1):
             v = self.LIMITS[self.which][int(xs)][1 if derivative else 0]
             if v is None:  # MI(C_1, Y) = ln 2 - 1/2

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
 from fstheory.theory.feature_maps import FeatureUnsupported, level_maps
 from fstheory.theory.univariate import Accuracy, Law1D, base_law, linear_combination
@@ -102,7 +103,7 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
             d.append(sp.sympify(lin[0].get(b, 0)))
         j0 = next(i for i, c in enumerate(d) if c != 0)
         s = d[j0]
-        key = tuple(sp.nsimplify(c / s) for c in d)
+        key = tuple(exact_nsimplify(sp.simplify(c / s)) for c in d)
         groups.setdefault(key, []).append((b, s))
     coords, rest = [], None
     for b in sorted(pinned, key=str):
@@ -178,7 +179,7 @@ def _partners(system: System, syms):
             u = own[0]
             lo, hi = _support(system.coordinate(u))
             maps = level_maps(f, u, lo, hi)
-            maps = {(sp.nsimplify(m), sp.nsimplify(q)) for m, q in maps}
+            maps = {(exact_nsimplify(m), exact_nsimplify(q)) for m, q in maps}
             choices[u] = maps if u not in choices else choices[u] & maps
         else:
             multi.append(f)

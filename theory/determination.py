@@ -74,6 +74,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.law_algebra import is_injective, law_of, linear_parts
 from fstheory.theory.laws import Law
 
@@ -137,7 +138,7 @@ def _real_maps(solutions, x) -> list | None:
         im_m, im_q = sp.im(m), sp.im(q)
         if im_m != 0 or im_q != 0:
             continue  # real only where Im(m) x + Im(q) = 0: a null set of x
-        out.append((sp.nsimplify(m), sp.nsimplify(q)))
+        out.append((exact_nsimplify(m), exact_nsimplify(q)))
     return out
 
 
@@ -524,7 +525,7 @@ def swap_probability(event: ClassEvent, tau: SignedMap, laws) -> sp.Expr | None:
     if not bases(A, laws):
         a = sp.Abs(A)
         cdf = _piecewise_cdf(law_u, a)
-        return None if cdf is None else sp.nsimplify(2 * (1 - cdf)) if a != 0 else sp.Integer(1)
+        return None if cdf is None else exact_nsimplify(sp.simplify(2 * (1 - cdf))) if a != 0 else sp.Integer(1)
     law_a = law_of(A, laws)
     if law_a is None:
         return None
@@ -557,7 +558,7 @@ def swap_probability(event: ClassEvent, tau: SignedMap, laws) -> sp.Expr | None:
                 total += res
                 continue
         total += sp.Integral(piece, (u, a, b))
-    return total if total.has(sp.Integral) else sp.nsimplify(sp.simplify(total))
+    return total if total.has(sp.Integral) else exact_nsimplify(sp.simplify(total))
 
 
 def _branch(expr, u, point):
@@ -591,7 +592,7 @@ class Witness:
 
 
 def _fraction(x) -> Fraction | None:
-    x = sp.nsimplify(x)
+    x = exact_nsimplify(x)
     if not x.is_Rational:
         return None
     return Fraction(int(x.p), int(x.q))

@@ -28,6 +28,7 @@ from fstheory.theory.balls import ball
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF, product_integral
 from fstheory.theory.quadrature import best, integrate, integrate_ball, integrate_vector_balls
+from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.univariate import Accuracy, PELaw
 
 __all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre"]
@@ -266,7 +267,10 @@ def _closed_fibre(us, others, a, r, q):
     slope = sp.diff(r, x)
     if slope.free_symbols or sp.diff(slope, x) != 0:
         return None
-    beta = Fraction(str(sp.nsimplify(-slope / a)))
+    beta = exact_nsimplify(sp.simplify(-slope / a))
+    if not beta.is_Rational:
+        return None
+    beta = Fraction(int(beta.p), int(beta.q))
     a_arb = compile_expr(a, [])()
     const = compile_expr(sp.expand(r - slope * x), [])()
 

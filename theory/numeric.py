@@ -87,6 +87,7 @@ from fstheory.theory.quadrature import (
     work_limit,
 )
 from fstheory.theory.rule import Rule
+from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
 from fstheory.theory.univariate import Normal as NormalLaw
 
@@ -813,7 +814,7 @@ def _gaussian_joint_entropy(exprs, laws):
         rows.append([data[0].get(b, 0) for b in bases])
     A = sp.Matrix(rows)
     S = sp.diag(*[laws[b].params[1] ** 2 for b in bases])
-    det = sp.nsimplify((A * S * A.T).det())
+    det = exact_nsimplify(sp.simplify((A * S * A.T).det()))
     if det == 0:
         return None
     return (2 * arb.pi() * arb(1).exp()).log() + _num(det).log() / 2

@@ -45,6 +45,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from fstheory.theory.symbolic import exact_nsimplify
+
 __all__ = [
     "bases_of",
     "is_constant",
@@ -152,7 +154,7 @@ def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
     if not cv or not cf or set(cv) != set(cf):
         return False
     b0 = next(iter(cv))
-    ratio = sp.nsimplify(cf[b0] / cv[b0])
+    ratio = exact_nsimplify(sp.simplify(cf[b0] / cv[b0]))
     return all(sp.simplify(cf[b] - ratio * cv[b]) == 0 for b in cv)
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-__all__ = ["exact_value", "mp_value", "limit_expr", "is_exact_zero", "GUARD_DIGITS"]
+__all__ = ["exact_value", "mp_value", "limit_expr", "is_exact_zero", "exact_nsimplify", "GUARD_DIGITS"]
 
 #: Extra decimal digits carried in every evaluation beyond the digits reported.
 GUARD_DIGITS = 12
@@ -95,6 +95,20 @@ def _limit_integral(expr: sp.Integral, sym, point, direction) -> sp.Expr:
         lim = sp.limit(g, sym, point, direction)
         out += sp.Integral(lim, (pos, a, b))
     return out
+
+
+def exact_nsimplify(expr) -> sp.Expr:
+    """``sympy.nsimplify`` for expressions holding Floats; an exact expression is returned as it
+    is. nsimplify replaces an exact number by a guess good to about 15 digits: a rational with a
+    large denominator (a parameter such as k = m / 2^108, a point of an atlas sweep) came back as
+    ``2**(249/907)*3**(17/907)*5**(740/907)*7**(831/907)/42``, 1.5e-18 away.
+
+    >>> k = sp.Rational(210927573050724737307704396943683, 2**108)
+    >>> exact_nsimplify(k) == k, exact_nsimplify(sp.Float("0.25"))
+    (True, 1/4)
+    """
+    expr = sp.sympify(expr)
+    return sp.nsimplify(expr) if expr.has(sp.Float) else expr
 
 
 def is_exact_zero(expr: sp.Expr) -> bool:
