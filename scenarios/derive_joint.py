@@ -53,6 +53,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.structure import jacobian_rank_deficient
 
 __all__ = ["ClassEntropyDerivation", "SetDerivation", "PairDerivation", "JointStructure",
@@ -70,14 +71,16 @@ class SetDerivation:
     """How MI(C; V_S) is obtained.
 
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
-    ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "numeric" (the numerical route
-    on the ``reduced`` features).
+    ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
+    the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
+    ``partner``), "numeric" (the numerical route on the ``reduced`` features).
     """
 
     kind: str
     reduced: tuple
     reason: str
     expr: sp.Expr | None = field(default=None, compare=False)
+    partner: object = field(default=None, compare=False)  # "two-point-cone": the AffinePartner
 
     @property
     def key(self) -> tuple:
@@ -201,8 +204,8 @@ class JointStructure:
                     break
         reduced = tuple(rest)
 
-        def done(kind, why, expr=None):
-            return SetDerivation(kind, reduced, "; ".join(notes + [why]), expr)
+        def done(kind, why, expr=None, partner=None):
+            return SetDerivation(kind, reduced, "; ".join(notes + [why]), expr, partner)
 
         if not rest:
             return done("zero", "no feature left: independent of the class")
@@ -222,6 +225,27 @@ class JointStructure:
                 return done("two-point", f"{_join(L[i] for i in rest)} reveals the base variables "
                             f"up to {tau.describe()}: P(C=1 | V_S) in {{0, 1/2, 1}}, "
                             "MI = H(C) - ln 2 * P(C != C o tau)", p)
+        return self._affine_two_point(rest, done)
+
+    def _affine_two_point(self, rest, done) -> SetDerivation:
+        """A fibre {b, T b + t} whose two points have unequal densities
+        (:mod:`fstheory.theory.two_point_fibre`)."""
+        L = self.labels
+        exprs = [self.exprs[i] for i in rest]
+        tau = tpf.affine_partner(exprs, self.event, self.laws)
+        if tau is None:
+            return done("numeric", "numerical route")
+        reveals = f"{_join(L[i] for i in rest)} reveals the base variables up to {tau.describe()}"
+        p = tpf.uniform_disagreement(tau, self.event, self.laws)
+        if p is not None:
+            return done("two-point", f"{reveals}; the uniform density is the same at both points "
+                        "where both lie in the support: MI = H(C) - ln 2 * P(both in the support, "
+                        "C != C o tau)", p)
+        kind = tpf.radial_kind(tau, self.event, self.laws)
+        if kind is not None:
+            return done("two-point-cone", f"{reveals}; i.i.d. centred {kind} laws and a class "
+                        "boundary through 0: MI = H(C) - H(C | V_S), H(C | V_S) one integral over "
+                        "the directions where C != C o tau", partner=tau)
         return done("numeric", "numerical route")
 
     # ----- pairs given the class ------------------------------------------------------------------

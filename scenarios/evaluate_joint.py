@@ -32,6 +32,7 @@ import mpmath
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.scenarios.derive_joint import joint_structure
 from fstheory.theory import numeric
+from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
 from fstheory.theory.values import JointValues, ScenarioValues
@@ -281,9 +282,28 @@ def _set_value(d, label, values, hc, ln2, route, st) -> ExtendedReal:
             return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
         p = xr(0) if is_exact_zero(d.expr) else xr(mp_value(d.expr))
         return (hc - ln2 * p).named(label)
+    if d.kind == "two-point-cone":
+        return _cone_value(d, label, hc, st)
     exprs = tuple(st.exprs[i] for i in d.reduced)
     value, _ = _numeric(lambda: route.mi_class_set(exprs), label)
     return value
+
+
+def _cone_value(d, label, hc, st) -> ExtendedReal:
+    """H(C) - H(C | V_S) with H(C | V_S) from :func:`fstheory.theory.two_point_fibre.cone_entropy`
+    at the working precision (``digits + GUARD_DIGITS``); refused when mpmath's error estimate is
+    above 10^-(dps - 10), 10^4 times the tolerance the numerical route works to."""
+    if hc.is_indeterminate:
+        return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
+    try:
+        r = tpf.cone_entropy(d.partner, st.event, st.laws)
+    except ArithmeticError as exc:
+        return not_computed(label, str(exc))
+    tol = mpmath.mpf(10) ** -(mpmath.mp.dps - 6)
+    if r.error > tol * 10 ** 4:
+        return not_computed(label, f"the integral over directions did not reach the accuracy "
+                            f"(error estimate {mpmath.nstr(r.error, 2)})")
+    return (hc - xr(r.value)).named(label)
 
 
 def _given_value(d, i, j, values, pair_ij) -> tuple[ExtendedReal, str]:

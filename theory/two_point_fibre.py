@@ -1,0 +1,382 @@
+r"""MI(C; V_S) when the features reveal two base variables up to one affine involution that does
+*not* preserve their joint density: H(C | V_S) as a polygon area or as a one-dimensional certified
+integral over directions.
+
+Setting. The features of S reveal the base point b = (b_1, b_2) of the class's two variables up to
+``{b, tau b}`` with ``tau b = T b + t`` (:func:`affine_partner`, from the fibres of
+:mod:`fstheory.theory.determination`). The conditional law on the fibre weighs each point by
+``f(p) / |J_phi(p)|``; since ``phi o tau = phi``, ``|J_phi(tau b)| = |J_phi(b)| / |det T|`` and
+``|det T| = 1`` for an involution, so
+
+.. math::
+
+    P(C = 1 | V_S) = \frac{f(b) C(b) + f(\tau b) C(\tau b)}{f(b) + f(\tau b)},\qquad
+    H(C | V_S) = \int_A f(b)\, H_b\!\Big(\frac{f(b)}{f(b) + f(\tau b)}\Big)\, db,
+
+with ``A = {b : C(b) != C(tau b)}`` (where the classes agree the posterior is 0 or 1). Then
+MI(C; V_S) = H(C) - H(C | V_S) (Cover & Thomas, eq. 2.40; conditional laws on fibres: e.g.
+Billingsley, *Probability and Measure*, Section 33).
+
+Uniform laws (:func:`uniform_disagreement`). The density is constant on the box S and 0 outside:
+the integrand is ln 2 where b and tau b both lie in S and the classes differ, 0 elsewhere, so
+``H(C | V_S) = ln 2 * P(b in S, tau b in S, C(b) != C(tau b))``, the area of two convex polygons
+(S cut by the half-planes of ``tau^-1 S`` and of the two class conditions) over the area of S,
+exact in rational arithmetic. E.g. {Y^2, X-Y} in Scenario I: tau(x, y) = (x - 2y, -y) and
+P = (1 + k) / (2 (2 + k)).
+
+Radial laws (:func:`cone_entropy`). Both variables i.i.d. centred normal, or i.i.d. centred
+Laplace, the class ``1{a . b >= 0}`` and tau linear (t = 0). The density is
+``K exp(-N(b)^q)`` with N positively homogeneous (normal: N = |b|_2 / (sigma sqrt 2), q = 2;
+Laplace: N = |b|_1 / scale, q = 1) and A is a union of cones. On the ray b = r e (e = (cos theta,
+sin theta)) the density ratio is ``exp(-r^q (N(Te)^q - N(e)^q))``; with u = r^q N(e)^q the radial
+integral is ``K / (q N(e)^2) g_m(c)``, m = 2/q - 1, c = (N(Te)/N(e))^q - 1, where
+
+.. math::
+
+    g_m(c) = \int_0^\infty u^m e^{-u} H_b(\sigma(c u))\,du
+           = \sum_{n\ge1} (-1)^{n+1}\Big[\frac{m!}{n (1 + nc)^{m+1}}
+             + \frac{(m+1)!\, c}{(1 + nc)^{m+2}}\Big]\quad (c > 0),
+
+(expand ``H_b(sigma(x)) = ln(1 + e^-x) + x / (1 + e^x)`` in powers of e^-x; the series converges
+absolutely), even in c, and g_m(0) = m! ln 2. With ``a = 1/c`` and the alternating sums
+``eta_s(a) = sum_{n>=1} (-1)^(n+1) / (n + a)^s = 2^-s (zeta(s, (1+a)/2) - zeta(s, (2+a)/2))``
+(``eta_1(a) = (psi((2+a)/2) - psi((1+a)/2)) / 2``), partial fractions give
+
+* g_0(c) = ln 2 - eta_1(a) + a eta_2(a);
+* g_1(c) = ln 2 - eta_1(a) - a eta_2(a) + 2 a^2 eta_3(a).
+
+So ``H(C | V_S) = int_{A} w(theta) dtheta`` over the directions where the classes differ, with
+``w = g_0(|Te|^2 - 1) / (2 pi)`` (normal) and ``w = g_1(|Te|_1/|e|_1 - 1) / (4 |e|_1^2)``
+(Laplace), whatever the common scale. The integral is computed piece by piece between the
+directions where a class boundary, a sign of the Laplace norms or c changes (so the integrand is
+analytic inside each piece), by mpmath's double-exponential quadrature, g_m evaluated with
+python-flint (digamma, Hurwitz zeta); below |c| = 2^-(prec/2) g_m is taken as ln 2
+(|g_m(c) - ln 2| <= c^2, from H_b(sigma(x)) >= ln 2 - x^2/8). The error is mpmath's estimate, as
+for the nested quadratures of the numerical route; the callers refuse a value whose estimate is
+far above the tolerance. Not certified: g_m is not analytic at c = 0 (its expansion in c is only
+asymptotic), which defeats the certified quadrature's error bounds next to those directions.
+
+Examples
+--------
+>>> import sympy as sp
+>>> from fstheory.theory.laws import Normal, Uniform
+>>> from fstheory.theory.determination import ClassEvent
+>>> X, Y = sp.symbols("X Y", real=True)
+>>> event = ClassEvent(X + Y / 5, 0)
+>>> uni = {X: Uniform(-1, 1), Y: Uniform(-1, 1)}
+>>> tau = affine_partner([Y**2, X - Y], event, uni)
+>>> tau.describe(), uniform_disagreement(tau, event, uni)
+('(X, Y) -> (X - 2*Y, -Y)', 3/11)
+>>> import mpmath
+>>> with mpmath.workdps(30):
+...     r = cone_entropy(tau, event, {X: Normal(0, 2), Y: Normal(0, 2)})
+>>> mpmath.nstr(r.value, 20), r.error < 1e-25
+('0.20502799709231241273', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+from flint import acb, arb, ctx
+
+from fstheory.theory import determination as det
+from fstheory.theory.law_algebra import linear_parts
+from fstheory.theory.laws import Laplace, Normal, Uniform
+from fstheory.theory.quadrature import from_mpf, to_mpf
+from fstheory.theory.symbolic import exact_nsimplify
+
+__all__ = ["AffinePartner", "affine_partner", "uniform_disagreement", "cone_entropy",
+           "ConeIntegral", "radial_kind", "g_series"]
+
+
+@dataclass(frozen=True)
+class AffinePartner:
+    """``tau b = T b + t`` on ``coords``: the second point of every fibre."""
+
+    coords: tuple
+    T: sp.ImmutableMatrix
+    t: sp.ImmutableMatrix
+
+    def image(self) -> list:
+        return list(self.T * sp.Matrix(self.coords) + self.t)
+
+    def describe(self) -> str:
+        return f"({', '.join(map(str, self.coords))}) -> ({', '.join(map(str, self.image()))})"
+
+
+def affine_partner(exprs, event: det.ClassEvent, laws) -> AffinePartner | None:
+    """tau when the fibre of ``exprs`` over the class's two base variables is ``{b, T b + t}``
+    with T an involution (so |det T| = 1), the class expression linear and the features using no
+    other variable; else None."""
+    g = event.expr
+    gb = det.bases(g, laws)
+    if len(gb) != 2:
+        return None
+    coords = tuple(sorted(gb, key=str))
+    if linear_parts(g, list(coords)) is None:
+        return None
+    if any(not det.bases(e, laws) <= gb for e in exprs):
+        return None
+    f = det.fiber(exprs, laws, coords)
+    if f is None or f.free.cols or len(f.branches) != 2 or tuple(f.coords) != coords:
+        return None
+    br = f.branches[1]
+    T, t = sp.ImmutableMatrix(br.T), sp.ImmutableMatrix(br.t)
+    if T * T != sp.eye(2) or not (T * t + t).is_zero_matrix:
+        return None
+    return AffinePartner(coords, T, t)
+
+
+# ----- uniform laws: polygon areas ---------------------------------------------------------------
+
+
+def _rational(x):
+    x = exact_nsimplify(x)
+    return x if x.is_Rational else None
+
+
+def _clip(poly: list, h: tuple) -> list:
+    """Sutherland-Hodgman: the part of the convex polygon ``poly`` where ``h0 + h1 x + h2 y >= 0``
+    (exact rationals)."""
+    h0, h1, h2 = h
+    out = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        vp, vq = h0 + h1 * p[0] + h2 * p[1], h0 + h1 * q[0] + h2 * q[1]
+        if vp >= 0:
+            out.append(p)
+        if (vp >= 0) != (vq >= 0):
+            s = vp / (vp - vq)
+            out.append((p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])))
+    return out
+
+
+def _area(poly: list):
+    n = len(poly)
+    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1]
+                   for i in range(n))) / 2 if n >= 3 else sp.Integer(0)
+
+
+def uniform_disagreement(tau: AffinePartner, event: det.ClassEvent, laws):
+    """``P(b in S, tau b in S, C(b) != C(tau b))`` for independent uniform laws with rational
+    ends and a linear class with rational coefficients (exact, a Rational); None otherwise."""
+    b1, b2 = tau.coords
+    if not all(isinstance(laws[b], Uniform) for b in tau.coords):
+        return None
+    ends = [_rational(e) for b in tau.coords for e in laws[b].support()]
+    lin = linear_parts(event.expr - event.threshold, list(tau.coords))
+    if None in ends or lin is None:
+        return None
+    coefs, const = lin
+    g = [_rational(const), _rational(coefs[b1]), _rational(coefs[b2])]
+    T = [[_rational(v) for v in tau.T.row(i)] for i in range(2)]
+    t = [_rational(v) for v in tau.t]
+    if None in g or None in t or any(None in row for row in T):
+        return None
+    lo1, hi1, lo2, hi2 = ends
+    box = [(lo1, lo2), (hi1, lo2), (hi1, hi2), (lo1, hi2)]
+
+    def image(h):  # the half-plane h(tau b) >= 0 as a half-plane in b
+        return (h[0] + h[1] * t[0] + h[2] * t[1],
+                h[1] * T[0][0] + h[2] * T[1][0], h[1] * T[0][1] + h[2] * T[1][1])
+
+    cuts = [image((-lo1, 1, 0)), image((hi1, -1, 0)), image((-lo2, 0, 1)), image((hi2, 0, -1))]
+    both = box
+    for h in cuts:
+        both = _clip(both, h)
+    neg = tuple(-v for v in g)
+    total = sp.Integer(0)
+    for first, second in ((tuple(g), image(neg)), (neg, image(tuple(g)))):
+        total += _area(_clip(_clip(both, first), second))
+    return total / ((hi1 - lo1) * (hi2 - lo2))
+
+
+# ----- radial laws: one integral over directions --------------------------------------------------
+
+
+def radial_kind(tau: AffinePartner, event: det.ClassEvent, laws) -> str | None:
+    """"normal" or "laplace" when :func:`cone_entropy` applies: both laws i.i.d. centred normal
+    (or Laplace), tau linear, the class ``1{a . b >= 0}`` with no constant; else None."""
+    l1, l2 = (laws[b] for b in tau.coords)
+    if type(l1) is not type(l2) or not isinstance(l1, (Normal, Laplace)):
+        return None
+    if l1.params[0] != 0 or l2.params[0] != 0 or sp.simplify(l1.params[1] - l2.params[1]) != 0:
+        return None
+    if not tau.t.is_zero_matrix:
+        return None
+    lin = linear_parts(event.expr - event.threshold, list(tau.coords))
+    if lin is None or sp.simplify(lin[1]) != 0:
+        return None
+    return "normal" if isinstance(l1, Normal) else "laplace"
+
+
+def _eta(s: int, a):
+    if s == 1:
+        return (((a + 2) / 2).digamma() - ((a + 1) / 2).digamma()) / 2
+    return (acb(s).zeta((a + 1) / 2) - acb(s).zeta((a + 2) / 2)) / 2 ** s
+
+
+def g_series(m: int, c):
+    """g_m(c) for c > 0 (a ball or complex ball), from the closed form in eta_s(1/c)."""
+    a = 1 / c
+    ln2 = arb.const_log2()
+    if m == 0:
+        return ln2 - _eta(1, a) + a * _eta(2, a)
+    return ln2 - _eta(1, a) - a * _eta(2, a) + 2 * a * a * _eta(3, a)
+
+
+@dataclass(frozen=True)
+class ConeIntegral:
+    """H(C | V_S): ``value`` and ``error`` (mpmath's estimate), mpf."""
+
+    value: mpmath.mpf
+    error: mpmath.mpf
+
+
+def _angles_of_form(v) -> list:
+    """Both angles in [0, 2 pi) of the directions e with v . e = 0, as balls (v exact)."""
+    v0, v1 = (arb(sp.Rational(x).p) / sp.Rational(x).q for x in v)
+    if v0 == 0 and v1 == 0:
+        return []
+    th = arb.atan2(v0, -v1)  # the direction e = (-v1, v0) / |v|
+    pi = arb.pi()
+    out = []
+    for x in (th, th + pi, th - pi, th + 2 * pi):
+        if x > 0 and x < 2 * pi:
+            out.append(x)
+    return out
+
+
+def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegral:
+    """H(C | V_S) = int over the directions where the classes differ of w(theta) (module
+    docstring), at the caller's ``mpmath.workdps`` (double-exponential quadrature on each piece;
+    the error is mpmath's estimate); raises ArithmeticError if a piece cannot be decided."""
+    kind = radial_kind(tau, event, laws)
+    if kind is None:
+        raise ValueError("cone_entropy: the laws, tau or the class are not radial")
+    b1, b2 = tau.coords
+    coefs, _ = linear_parts(event.expr - event.threshold, list(tau.coords))
+    a = [exact_nsimplify(coefs[b1]), exact_nsimplify(coefs[b2])]
+    T = [[exact_nsimplify(v) for v in tau.T.row(i)] for i in range(2)]
+    if not all(x.is_Rational for x in a + T[0] + T[1]):
+        raise ArithmeticError("the class weights or the map are not rational")
+    Ta = [a[0] * T[0][0] + a[1] * T[1][0], a[0] * T[0][1] + a[1] * T[1][1]]  # a . T e
+    old = ctx.prec
+    ctx.prec = mpmath.mp.prec + 20
+    try:
+        pi2 = 2 * arb.pi()
+        cuts = [arb(0), pi2, pi2 / 4, pi2 / 2, 3 * pi2 / 4]
+        forms = [a, Ta]
+        if kind == "normal":
+            M = [T[0][0] ** 2 + T[1][0] ** 2 - 1, T[0][0] * T[0][1] + T[1][0] * T[1][1],
+                 T[0][1] ** 2 + T[1][1] ** 2 - 1]  # |Te|^2 - 1 = e' (T'T - I) e
+            cuts += _quadratic_zeros(M[0], 2 * M[1], M[2])
+        else:
+            forms += [T[0], T[1]]
+        for v in forms:
+            cuts += _angles_of_form(v)
+        pieces = _sorted_unique(cuts)
+        total, err = mpmath.mpf(0), mpmath.mpf(0)
+        for lo, hi in zip(pieces, pieces[1:]):
+            value, e = _piece(kind, a, T, lo, hi)
+            total += value
+            err += e
+        return ConeIntegral(total, err)
+    finally:
+        ctx.prec = old
+
+
+def _quadratic_zeros(A, B, C) -> list:
+    """Angles where A cos^2 + B cos sin + C sin^2 = 0 (exact rationals), as balls: tan theta
+    solves C t^2 + B t + A = 0 (theta = pi/2, 3pi/2 when A = 0)."""
+    out = []
+    if A == 0 and B == 0 and C == 0:
+        return out
+    if C == 0:
+        out += _angles_of_form([1, 0])  # cos theta = 0 is a zero
+    if C == 0:
+        roots = [sp.Rational(-A) / B] if B != 0 else []
+    else:
+        disc = B * B - 4 * A * C
+        if disc < 0:
+            return out
+        roots = [(-B + s * sp.sqrt(disc)) / (2 * C) for s in (1, -1)]
+    pi = arb.pi()
+    for r in roots:
+        x = _arb_algebraic(r).atan()
+        out += [y for y in (x, x + pi, x + 2 * pi) if y > 0 and y < 2 * pi]
+    return out
+
+
+def _arb_algebraic(r) -> arb:
+    r = exact_nsimplify(r)
+    if r.is_Rational:
+        return arb(int(r.p)) / int(r.q)
+    # p + q sqrt(d) with rationals p, q, d
+    p, rest = r.as_coeff_Add()
+    q, root = rest.as_coeff_Mul()
+    d = root.args[0] if isinstance(root, sp.Pow) else root ** 2
+    return _arb_algebraic(p) + _arb_algebraic(q) * _arb_algebraic(d).sqrt()
+
+
+def _sorted_unique(balls: list) -> list:
+    out = []
+    for x in sorted(balls, key=lambda b: float(b.mid())):
+        if out and x.overlaps(out[-1]):
+            if x.rad() > 0 or out[-1].rad() > 0:
+                # two directions that the balls cannot separate: they are equal (exact data of
+                # small height) or this is refused, never guessed
+                if abs(float(x.mid()) - float(out[-1].mid())) > 1e-30:
+                    raise ArithmeticError("cone_entropy: two cut directions not separated")
+            continue
+        out.append(x)
+    return out
+
+
+def _piece(kind: str, a, T, lo: arb, hi: arb):
+    """The integral of w over (lo, hi) if the classes differ there (decided at its midpoint):
+    (value, error estimate) as mpf, at the caller's mpmath precision."""
+    a = [_arb_algebraic(x) for x in a]
+    T = [[_arb_algebraic(x) for x in row] for row in T]
+    mid = (lo + hi) / 2
+    e = (mid.cos(), mid.sin())
+    te = (T[0][0] * e[0] + T[0][1] * e[1], T[1][0] * e[0] + T[1][1] * e[1])
+    side = a[0] * e[0] + a[1] * e[1]
+    side_t = a[0] * te[0] + a[1] * te[1]
+    if (_sign(side) > 0) == (_sign(side_t) > 0):
+        return mpmath.mpf(0), mpmath.mpf(0)
+    if kind == "normal":
+        m, signs = 0, None
+    else:
+        m, signs = 1, [_sign(e[0]), _sign(e[1]), _sign(te[0]), _sign(te[1])]
+    ln2 = arb.const_log2()
+    small = arb(2) ** -(ctx.prec // 2 + 2)  # |g_m(c) - ln 2| <= c^2 (module docstring)
+
+    def f(theta):
+        z = from_mpf(theta)
+        c0, s0 = z.cos(), z.sin()
+        t0 = T[0][0] * c0 + T[0][1] * s0
+        t1 = T[1][0] * c0 + T[1][1] * s0
+        if kind == "normal":
+            w, c = 1 / (2 * arb.pi()), t0 * t0 + t1 * t1 - 1
+        else:
+            n = signs[0] * c0 + signs[1] * s0
+            w, c = 1 / (4 * n * n), (signs[2] * t0 + signs[3] * t1) / n - 1
+        c = abs(c)
+        g = ln2 if c < small else acb(g_series(m, acb(c))).real
+        return to_mpf(w * g)
+
+    value, err = mpmath.quad(f, [to_mpf(lo), to_mpf(hi)], error=True)
+    return value, mpmath.mpf(err)
+
+
+def _sign(x: arb) -> int:
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    raise ArithmeticError("cone_entropy: a sign undecided inside a piece")
