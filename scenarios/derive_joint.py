@@ -133,9 +133,22 @@ class JointStructure:
         return self.class_constant() or det.determines([self.exprs[i] for i in S],
                                                        self.event.expr, self.laws)
 
+    def _kept(self, key, compute):
+        """A fact about the features alone (no class), kept across bindings: an atlas sweep
+        derives the structure at every point, where only the class changes."""
+        key = (key, tuple((str(b), type(law).__name__, tuple(law.params))
+                          for b, law in sorted(self.laws.items(), key=lambda bl: str(bl[0]))))
+        if key not in _FACTS:
+            if len(_FACTS) > 20000:
+                _FACTS.clear()
+            _FACTS[key] = compute()
+        return _FACTS[key]
+
     def function_of(self, i: int, S) -> bool:
         """V_i is a function of V_S (proven)."""
-        return det.determines([self.exprs[j] for j in S], self.exprs[i], self.laws)
+        others = tuple(self.exprs[j] for j in S)
+        return self._kept(("function_of", self.exprs[i], others),
+                          lambda: det.determines(list(others), self.exprs[i], self.laws))
 
     def uncertainty_witness(self, S):
         """Proof that V_S does not determine the class (or None)."""
@@ -155,7 +168,9 @@ class JointStructure:
             return not self.constant(i)
         if self.constant(i) or self.constant(j):
             return False
-        return jacobian_rank_deficient(self.exprs[i], self.exprs[j], self.laws)
+        ei, ej = self.exprs[i], self.exprs[j]
+        return self._kept(("singular", ei, ej),
+                          lambda: jacobian_rank_deficient(ei, ej, self.laws))
 
     # ----- H(C) -----------------------------------------------------------------------------------
     def class_entropy(self) -> ClassEntropyDerivation:
@@ -281,6 +296,9 @@ class JointStructure:
 
 
 _CACHE: dict = {}
+
+
+_FACTS: dict = {}
 
 
 def joint_structure(bound: BoundScenario) -> JointStructure:

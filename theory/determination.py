@@ -254,7 +254,7 @@ class Fiber:
         target = sp.sympify(target)
         for _, sub in self.images():
             diff = sp.expand(target.xreplace(sub) - target)
-            if diff != 0 and sp.simplify(diff) != 0:
+            if diff != 0 and (_rational_polynomial(diff) or sp.simplify(diff) != 0):
                 return False
         return True
 
@@ -278,14 +278,28 @@ def _classify(expr, laws, pos):
     return None
 
 
+_FIBERS: dict = {}
+
+
 def fiber(exprs, laws, coords=()) -> Fiber | None:
     """The fiber of the features ``exprs`` over their base variables and ``coords`` (variables
-    the features do not use are free); ``None`` when a feature is of a kind not understood."""
+    the features do not use are free); ``None`` when a feature is of a kind not understood.
+    Kept by (features, coordinates, their laws): an atlas sweep asks for the same fibers at every
+    point, where only the class changes."""
     exprs = tuple(sp.sympify(e) for e in exprs)
     used = set(coords)
     for e in exprs:
         used |= bases(e, laws)
     coords = _sorted(used)
+    key = (exprs, coords, tuple((type(laws[c]).__name__, tuple(laws[c].params)) for c in coords))
+    if key not in _FIBERS:
+        if len(_FIBERS) > 20000:
+            _FIBERS.clear()
+        _FIBERS[key] = _fiber(exprs, laws, coords)
+    return _FIBERS[key]
+
+
+def _fiber(exprs, laws, coords) -> Fiber | None:
     n = len(coords)
     pos = {s: i for i, s in enumerate(coords)}
     rows, partners = [], {}
@@ -431,9 +445,27 @@ def _preserving_maps(coords: tuple, laws_key: tuple) -> tuple:
     return tuple(out)
 
 
+_FIXES: dict = {}
+
+
 def _fixes(expr, sub) -> bool:
-    diff = sp.expand(expr.xreplace(sub) - expr)
-    return diff == 0 or sp.simplify(diff) == 0
+    """``expr o sub == expr`` identically (kept: it does not depend on the class)."""
+    key = (expr, tuple(sorted(sub.items(), key=lambda kv: str(kv[0]))))
+    if key not in _FIXES:
+        if len(_FIXES) > 20000:
+            _FIXES.clear()
+        diff = sp.expand(expr.xreplace(sub) - expr)
+        _FIXES[key] = diff == 0 or (not _rational_polynomial(diff) and sp.simplify(diff) == 0)
+    return _FIXES[key]
+
+
+def _rational_polynomial(e) -> bool:
+    """An expanded polynomial with rational coefficients: then it is 0 only if it expands to 0,
+    and simplify can be skipped."""
+    syms = sorted(e.free_symbols, key=str)
+    if not syms or not e.is_polynomial(*syms):
+        return False
+    return all(c.is_Rational for c in sp.Poly(e, *syms).coeffs())
 
 
 def class_swap(exprs, event: ClassEvent, laws) -> SignedMap | None:
