@@ -124,7 +124,7 @@ def joint_reason(sweep) -> str:
                      "estimates, no enclosure)")
     if kinds.get("two-point"):
         parts.append(f"the two-point closed forms {', '.join(kinds['two-point'])} "
-                     "(H(C) - ln 2 * P(C != C o tau)), which are not yet enclosure leaves")
+                     "(H(C) - ln 2 * P), which are not yet enclosure leaves")
     if kinds.get("two-point-cone"):
         parts.append(f"the pairs {', '.join(kinds['two-point-cone'])} (one integral over "
                      "directions, values with error estimates, no enclosure)")
