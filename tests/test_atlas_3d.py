@@ -153,3 +153,26 @@ def test_paper_points_read_the_3d_rows_back_from_their_files(tmp_path):
     text = (tmp_path / "paper_points.md").read_text()
     assert "## The 3-D methods" in text
     assert "| Scenario I | JMI (original reading) |" in text.split("## The 3-D methods")[1]
+
+
+def test_committed_step_four_crossing_matches_the_hand_solved_root():
+    # CIFE (interaction) on Scenario I after X, X-Y, Y: obj(V) = sum_s MI(C;V|s) for V = Y^2, X^2
+    # (both have MI(C,V) = 0: (x, y) -> (-x, -y) keeps them and swaps the classes), with
+    # MI(C;Y^2|X) = ln 2 (1 - k/2) - (ln 2 - k/2), MI(C;Y^2|X-Y) = ln 2 (3+k)/(2(2+k)) - MI(C,X-Y),
+    # MI(C;Y^2|Y) = 0, MI(C;X^2|X) = 0, MI(C;X^2|X-Y) = ln 2 (3k+1)/(2(2k+1)) - MI(C,X-Y) and
+    # MI(C;X^2|Y) = ln 2 k/2 - MI(C,Y) ({Y, X^2} sees (+-x, y): the classes differ where
+    # |X| > k|Y|). The 20-digit breakpoint of reports/atlas/k3d_uniform.json against the root at
+    # 35 digits. (Before the two-point pairs were exact, the atlas put it at ...26527: an
+    # nsimplify of the sweep point had made a two-point probability wrong in the 18th digit.)
+    rows = json.loads((Path(__file__).parents[1] / "reports" / "atlas" / "k3d_uniform.json").read_text())
+    row = next(r for r in rows if r["method"] == "CIFE (interaction reading)")
+    (bp,) = [b for b in row["breakpoints"] if b["step"] == 4 and set(b["between"]) == {"Y^2", "X^2"}]
+    with mpmath.workdps(35):
+        ln2 = mpmath.log(2)
+
+        def diff(k):
+            return (k / 2 * (1 - ln2) + ln2 * (3 + k) / (2 * (2 + k))
+                    - ln2 * (3 * k + 1) / (2 * (2 * k + 1)) - ln2 * k / 2 + _mi_y(k))
+
+        root = mpmath.findroot(diff, (mpmath.mpf("0.45"), mpmath.mpf("0.55")), solver="anderson")
+        assert bp["at"] == mpmath.nstr(root, 20, strip_zeros=False)
