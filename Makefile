@@ -61,9 +61,9 @@ reproduce-selection: $(STAMP) bench-venv
 reproduce-atlas: $(STAMP)
 	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2
 
-# The twelve 3-D method rows over k (reports/atlas/k3d_*): far longer than the rest (the joint
-# values that take the numerical route are recomputed at every point; Scenario I's first six rows
-# took 37 min on a shared 2-core machine).
+# The twelve 3-D method rows over k for each scenario (reports/atlas/k3d_*): the joint values are
+# derived again at every point of every located crossing, so these rows take longer than the
+# rest of the atlas together (see reports/atlas/README.md for the measured times).
 reproduce-atlas-3d: $(STAMP)
 	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2 3d=uniform,normal,laplace
 

@@ -57,9 +57,20 @@ def _python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+PAIR_GENERIC = "MI(C;{Y^2,X-Y}), Scenario II, k = 0.37, 20 digits: generic nested quadrature"
+PAIR_DIRECTIONS = "MI(C;{Y^2,X-Y}), Scenario II, k = 0.37, 20 digits: integral over directions"
+_PAIR = ("import mpmath; from fstheory.scenarios.registry import get_scenario; "
+         "from fstheory.scenarios.evaluate_joint import SetValues; "
+         "from fstheory.theory.numeric import NumericRoute; "
+         "b = get_scenario('normal').bind(k='0.37'); e = b.feature_exprs(); "
+         "mpmath.mp.dps = 32; print(%s)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--digits", type=int, default=30)
+    ap.add_argument("--only", default=None,
+                    help="run only the commands whose label contains this text")
     args = ap.parse_args(argv)
     d = args.digits
     out = Path(tempfile.mkdtemp(prefix="fstheory-bench-"))
@@ -121,6 +132,14 @@ def main(argv=None) -> int:
             ("python -m fstheory.orderings.atlas_report TMP/atlas 2 (make reproduce-atlas)",
              [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2"],
              900.0),
+            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d=uniform (Scenario I's "
+             "3-D rows of make reproduce-atlas-3d)",
+             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2",
+              "3d=uniform"], None),
+            # the pair that made 3-D rows slow, by both routes in the same run
+            (PAIR_GENERIC, _python(_PAIR % "NumericRoute(b.laws(), b.class_rule()).mi_class_set("
+                                   "(e[2], e[3]))"), None),
+            (PAIR_DIRECTIONS, _python(_PAIR % "SetValues(b, 20).value((2, 3))"), None),
         ]
         # every shipped scenario file at 15 digits (issue 9's goal: 60 s per call, 4 variables)
         for path in sorted((ROOT / "scenarios").glob("*.toml")):
@@ -129,6 +148,8 @@ def main(argv=None) -> int:
             jobs.append((f"fstheory values --scenario-file scenarios/{path.name} --k 0.2 "
                          f"--digits 15", cli + ["values", "--scenario-file", str(path), "--k", "0.2",
                                                 "--digits", "15"], 60.0))
+        if args.only:
+            jobs = [j for j in jobs if args.only in j[0]]
         for label, cmd, goal in jobs:
             dt, rc, tail = _run(cmd)
             rows.append((label, dt, rc, goal, tail))
@@ -136,7 +157,9 @@ def main(argv=None) -> int:
         shutil.rmtree(out, ignore_errors=True)
 
     w = max(len(r[0]) for r in rows)
-    base = rows[1][1]  # fstheory values --scenario uniform: the baseline of this run
+    # fstheory values --scenario uniform: the baseline of this run (else the first command run)
+    base = next((r[1] for r in rows if r[0].startswith("fstheory values --scenario uniform")),
+                rows[0][1])
     print(f"{'command':<{w}}  {'wall s':>7}  {'exit':>4}  {'goal s':>6}  {'ratio':>5}  {'x base':>6}")
     print("-" * (w + 40))
     for label, dt, rc, goal, _ in rows:
@@ -154,6 +177,13 @@ def main(argv=None) -> int:
         for label, dt, _, _, _ in rows:
             if "atlas" in label:
                 print(f"  {label}: {dt / base[1]:.1f} x")
+    pair = {r[0]: r[1] for r in rows}
+    if PAIR_GENERIC in pair and PAIR_DIRECTIONS in pair:
+        print(f"MI(C;{{Y^2,X-Y}}) of Scenario II (process start included): the integral over "
+              f"directions takes {pair[PAIR_DIRECTIONS] / pair[PAIR_GENERIC]:.2f} x the time of "
+              "the generic nested quadrature")
+    if args.only:
+        return 0 if all(rc in (0, 1, 3) for _, _, rc, _, _ in rows) else 1
     sim = ROOT / "scripts" / "bench_simulation.py"
     if sim.exists():
         print()
