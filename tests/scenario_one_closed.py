@@ -284,20 +284,18 @@ class XR:
 POS, NEG, ZERO = XR("+inf"), XR("-inf"), XR("zero")
 
 
-def xmin(seq):
+def _extreme(seq, pick):
+    """min or max over extended reals; an indeterminate member makes it indeterminate."""
     seq = list(seq)
-    for a in seq:
-        if a.kind == "ind":
-            return a
-    return min(seq, key=XR.key)
+    return next((a for a in seq if a.kind == "ind"), None) or pick(seq, key=XR.key)
+
+
+def xmin(seq):
+    return _extreme(seq, min)
 
 
 def xmax(seq):
-    seq = list(seq)
-    for a in seq:
-        if a.kind == "ind":
-            return a
-    return max(seq, key=XR.key)
+    return _extreme(seq, max)
 
 
 def xsum(seq):

@@ -36,6 +36,8 @@ HERE = Path(__file__).parent
 REF = json.loads((HERE / "data" / "atlas3d_reference.json").read_text())
 REF_ROWS = {(r["method"], r["reading"]): r for r in REF["rows"]}
 COMMITTED = HERE.parent / "reports" / "atlas" / "k3d_uniform.json"
+# full engine rows run live for this check while the committed ones were being generated
+RECORDED = HERE / "data" / "atlas3d_engine_rows.json"
 
 # the two pairs that take the engine's numerical route on main at the time of writing
 NUMERIC_PAIRS = {(2, 3), (3, 2), (3, 7), (7, 3)}
@@ -173,39 +175,36 @@ def test_a_tie_breakpoint_is_the_closed_form_root():
         assert abs(_mp(bp["at"]) - root) < mpmath.mpf(10) ** -38 * root
 
 
-def _expected(row, lo, hi):
-    """The reference over [lo, hi]: breakpoints inside, and the regions' (order, stopped)."""
-    lo_, hi_ = _mp(lo), _mp(hi)
-    bps = [b for b in row["breakpoints"] if lo_ < _mp(b["at"]) < hi_]
-    regs = []
-    for reg in row["regions"]:
-        a, b = _mp(reg["from"]), _mp(reg["to"])
-        if reg["from"] == reg["to"]:
-            keep = lo_ <= a <= hi_
-        else:
-            keep = a < hi_ and b > lo_
-        if keep:
-            regs.append((reg["order"], reg["stopped"]))
-    return bps, regs
+def _end_breakpoints(row):
+    """The changes at k = 0 and k = 1 (a single-point region there): (at, step, between)."""
+    regs, out = row["regions"], []
+    for point, inner in ((regs[0], regs[1]), (regs[-1], regs[-2])):
+        if point["from"] == point["to"]:
+            a, b = point["order"], inner["order"]
+            n = next(n for n in range(min(len(a), len(b)) + 1)
+                     if n >= len(a) or n >= len(b) or a[n] != b[n])
+            out.append((point["from"], n + 1, set(a[n:n + 1] + b[n:n + 1])))
+    return sorted(out)
 
 
-def check_row(js, row, lo="0", hi="1", digits=18):
-    """An engine atlas row (its JSON) against the reference row over [lo, hi]: the same
-    breakpoints (step, pair, place to ``digits`` significant digits), the same regions in
-    order, each bounded by those breakpoints."""
-    bps, regs = _expected(row, lo, hi)
-    assert len(js["breakpoints"]) == len(bps), (js["breakpoints"], bps)
+def check_row(js, row, digits=18):
+    """An engine atlas row over k in [0, 1] (its JSON) against the reference row: the same
+    crossings (step, pair, place to ``digits`` significant digits), the same changes at the
+    ends, the same regions in order, each bounded by those breakpoints."""
     tol = mpmath.mpf(10) ** -digits
+    ends = [b for b in js["breakpoints"] if b["at"] in ("0", "1")]
+    inner = [b for b in js["breakpoints"] if b["at"] not in ("0", "1")]
+    assert sorted((b["at"], b["step"], set(b["between"])) for b in ends) == _end_breakpoints(row)
+    assert len(inner) == len(row["breakpoints"]), (inner, row["breakpoints"])
     with mpmath.workdps(45):
-        for got, want in zip(js["breakpoints"], bps):
+        for got, want in zip(sorted(inner, key=lambda b: _mp(b["at"])), row["breakpoints"]):
             assert got["step"] == want["step"] and set(got["between"]) == set(want["between"]), (got, want)
             assert abs(_mp(got["at"]) - _mp(want["at"])) <= tol * _mp(want["at"]), (got, want)
-        assert [(r["order"], r["stopped"]) for r in js["regions"]] == regs
-        inner = [_mp(r["to"]) for r in js["regions"][:-1] if r["from"] != r["to"]]
-        inner = [x for x in inner if _mp(lo) < x < _mp(hi)]
-        assert len(inner) == len(bps)
-        for x, want in zip(inner, bps):
-            assert abs(x - _mp(want["at"])) <= tol * _mp(want["at"])
+        assert [(r["order"], r["stopped"]) for r in js["regions"]] == \
+            [(r["order"], r["stopped"]) for r in row["regions"]]
+        for got, want in zip(js["regions"], row["regions"]):
+            for end in ("from", "to"):
+                assert abs(_mp(got[end]) - _mp(want[end])) <= tol * max(_mp(want[end]), 1e-30)
 
 
 # The engine's own crossing locator (``orderings.atlas._locate``, what ``fstheory atlas`` runs
@@ -235,3 +234,27 @@ def test_engine_locates_the_reference_crossings(key, step):
                                    idx[right[step - 1]], tuple(idx[x] for x in left[:step - 1]))
         assert crossing and x0 <= root <= x1
         assert abs((x0 + x1) / 2 - root) <= mpmath.mpf(10) ** -18 * root
+
+
+def _display(key):
+    """The engine's name of a row ('DISR', 'CIFE (interaction reading)')."""
+    several = {m for m, r in REF_ROWS if r != "original"}
+    return f"{key[0].upper()} ({key[1]} reading)" if key[0] in several else key[0].upper()
+
+
+def test_full_atlas_rows_match_the_reference():
+    # the committed 3-D rows of Scenario I (make reproduce-atlas-3d), all twelve, when they
+    # exist; until then the full rows recorded from `fstheory atlas` (DISR: 3 crossings and a
+    # change at k = 0), every breakpoint to 18 significant digits and every region
+    committed = COMMITTED.exists()
+    rows = json.loads((COMMITTED if committed else RECORDED).read_text())
+    by_name = {_display(key): key for key in REF_ROWS}
+    seen = set()
+    for js in rows:
+        if js.get("scenario", "uniform") != "uniform":
+            continue
+        key = by_name[js["method"]]
+        check_row(js, REF_ROWS[key], digits=18)
+        seen.add(key)
+    assert seen == (set(REF_ROWS) if committed else {("disr", "original")})
+
