@@ -39,8 +39,6 @@ COMMITTED = HERE.parent / "reports" / "atlas" / "k3d_uniform.json"
 # full engine rows run live for this check while the committed ones were being generated
 RECORDED = HERE / "data" / "atlas3d_engine_rows.json"
 
-# the two pairs that take the engine's numerical route on main at the time of writing
-NUMERIC_PAIRS = {(2, 3), (3, 2), (3, 7), (7, 3)}
 MATRICES = (("mi_class_pair", "mi_c_pair"), ("cmi_class", "cmi_c"),
             ("mi_given_class", "mi_given_c"), ("h_pair_class", "h_pair_c"))
 
@@ -61,38 +59,27 @@ def _agree(engine, mine, digits):
     return abs(x - mine.num()) <= mpmath.mpf(10) ** -digits * max(1, abs(mine.num()))
 
 
-@pytest.mark.parametrize("k", ["7/9", "1/1000"])
+@pytest.mark.parametrize("k", ["0.3", "7/9", "1/1000", "0", "1"])
 def test_closed_forms_match_the_engine_values(closed, k):
     # every input of a 3-D objective, all 10 x 10 entries of each matrix, to 28 digits (the
-    # engine works at 30); the two numerical-route pairs are the next test's
+    # engine works at 30), MI(C;{Y^2,X-Y}) and MI(C;{X-Y,X^2}) included, and at the ends k = 0
+    # (C = 1{X >= 0}) and k = 1 the engine's exact scenario against the limits
     bound = get_scenario("uniform").bind(k=k)
     v = evaluate(bound, 30)
     j = LazyJointValues(bound, 30, v)
     with mpmath.workdps(50):
-        p = S.Point(closed, mpmath.mpf(Fraction(k).numerator) / Fraction(k).denominator)
+        if k in ("0", "1"):  # the exact ends: the limits of the closed forms
+            p = S.Point(S.closed_forms(at=int(k)))
+        else:
+            p = S.Point(closed, mpmath.mpf(Fraction(k).numerator) / Fraction(k).denominator)
         assert _agree(j.h_class, p.hc, 28)
         for i in range(S.N):
             assert _agree(v.mi_c(i), p.mi_c(i), 28), (k, i)
             for s in range(S.N):
                 assert _agree(v.mi(i, s), p.mi(i, s), 28), (k, i, s)
-                if (i, s) in NUMERIC_PAIRS:
-                    continue
                 for eng, mine in MATRICES:
                     assert _agree(getattr(j, eng)[i][s], getattr(p, mine)(i, s), 28), (k, eng, i, s)
         assert p.h_pair_c(0, 6).kind == "zero" and p.h_pair_c(3, 6).kind == "zero"  # H(X,Y,C) = 0
-
-
-def test_numerical_route_pairs_match_their_closed_forms(closed):
-    # MI(C;{Y^2,X-Y}) = ln 2 (3+k)/(2(2+k)) and MI(C;{X-Y,X^2}) = ln 2 (1+3k)/(2(1+2k)), and
-    # the entries the chain rules build on them, at 12 digits (the route's working accuracy)
-    k = "0.45"
-    bound = get_scenario("uniform").bind(k=k)
-    j = LazyJointValues(bound, 12)
-    with mpmath.workdps(50):
-        p = S.Point(closed, mpmath.mpf(k))
-        for i, s in NUMERIC_PAIRS:
-            for eng, mine in MATRICES:
-                assert _agree(getattr(j, eng)[i][s], getattr(p, mine)(i, s), 11), (eng, i, s)
 
 
 # Monte Carlo, a third route for the two-point pairs that uses neither the involution nor the
