@@ -315,10 +315,22 @@ class _Sweep:
                     break
                 w = order[n]
                 for c, fc in objs.items():
-                    if c != w and not _decided(objs[w], fc, w, c):
+                    if c == w or _decided(objs[w], fc, w, c):
+                        continue
+                    if not (_equal(objs[w], fc) and w < c and self._tie_at_full(t, exact, w, c,
+                                                                                 prefix)):
                         return order, stopped, n
                 rest.remove(w)
         return order, stopped, None
+
+    def _tie_at_full(self, t, exact: bool, w: int, c: int, prefix) -> bool:
+        """Two objectives equal at the first stage are an exact tie only if they are equal at the
+        working digits too (the same function, as X and 3X+1); else a near tie that the first
+        stage cannot see (seen: CIFE's Y^2 and 3X+1 at 6e-22 from their crossing)."""
+        with mpmath.workdps(self.spec.digits + GUARD_DIGITS):
+            v = self.values(t, exact)
+            fw, fc = self._objective_on(v, t, w, prefix), self._objective_on(v, t, c, prefix)
+            return _equal(fw, fc)
 
     def objective(self, t, i: int, selected: tuple[int, ...], low: bool = False) -> ExtendedReal:
         return self._objective_on(self.values(t, low=low), t, i, selected)
@@ -352,9 +364,15 @@ def _margin(*values) -> mpmath.mpf:
     return mpmath.mpf(10) ** -(LOW_DIGITS - 4) * max([mpmath.mpf(1)] + [abs(v) for v in values])
 
 
+def _equal(a: ExtendedReal, b: ExtendedReal) -> bool:
+    return a.is_finite and b.is_finite and a.value == b.value
+
+
 def _decided(fw: ExtendedReal, fc: ExtendedReal, w: int, c: int) -> bool:
-    """Whether w's objective beats c's beyond doubt (kinds, or a margin), as in the greedy rule;
-    an exact tie (the same derivation: bitwise equal values) goes to the lower index."""
+    """Whether w's objective beats c's beyond doubt (kinds, or a margin), as in the greedy rule.
+    Equal finite values are not decided here (see :meth:`_Sweep._tie_at_full`): bitwise equal at
+    the first stage, CIFE's Y^2 and 3X+1 at 6e-22 from their crossing once made the lower index
+    win on the wrong side, and the crossing was placed 2e-20 off."""
     if fc.is_indeterminate:
         return fw.is_determinate
     if fw.is_indeterminate:
@@ -363,10 +381,7 @@ def _decided(fw: ExtendedReal, fc: ExtendedReal, w: int, c: int) -> bool:
         if fw.is_infinite and fc.is_infinite and fw.kind is fc.kind:
             return w < c
         return (fw - fc).sign() > 0
-    d = fw.value - fc.value
-    if d == 0:
-        return w < c
-    return d > _margin(fw.value, fc.value)
+    return fw.value - fc.value > _margin(fw.value, fc.value)
 
 
 def _sweep(spec: AtlasSpec) -> _Sweep:
