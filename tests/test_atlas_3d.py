@@ -139,14 +139,18 @@ def test_cause_of_a_change_located_on_the_orderings_says_what_changes():
 
 
 def test_paper_points_read_the_3d_rows_back_from_their_files(tmp_path):
-    """`make reproduce-atlas` (2-D only) rewrites paper_points.md from the 2-D sweeps and the 3-D
-    files where they exist: with none, the committed file byte for byte; with one, its rows."""
+    """paper_points.md is written from the 2-D sweeps and the 3-D rows read back from their
+    files where they exist (`make reproduce-atlas-3d` reads the 2-D ones back the same way): from
+    the committed files, the committed paper_points.md byte for byte; with no 3-D file, no 3-D
+    section; with one, its rows."""
     from fstheory.orderings import atlas_report as ar
 
     reports = Path(__file__).resolve().parents[1] / "reports" / "atlas"
     sweeps = {s: json.loads((reports / f"k_{s}.json").read_text()) for s in ar.SCENARIOS}
-    ar._write_points(tmp_path, sweeps, ar._with_files_3d(tmp_path, {}))
+    ar._write_points(tmp_path, sweeps, ar._with_files_3d(reports, {}))
     assert (tmp_path / "paper_points.md").read_bytes() == (reports / "paper_points.md").read_bytes()
+    ar._write_points(tmp_path, sweeps, ar._with_files_3d(tmp_path, {}))
+    assert "## The 3-D methods" not in (tmp_path / "paper_points.md").read_text()
     row = dict(sweeps["uniform"][0], method="JMI (original reading)")
     (tmp_path / "k3d_uniform.json").write_text(json.dumps([row]))
     ar._write_points(tmp_path, sweeps, ar._with_files_3d(tmp_path, {}))
