@@ -196,9 +196,9 @@ def _write_points(out: Path, sweeps: dict, sweeps_3d: dict) -> None:
 
 def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
          with_3d: bool = False) -> int:
-    """Every file of ``reports/atlas`` (the 3-D rows only with ``with_3d``: they take far longer
-    than the rest, see :func:`only_3d`; without it, ``paper_points.md`` reads the 3-D rows back
-    from their files where they exist)."""
+    """Every file of ``reports/atlas`` (the 3-D rows only with ``with_3d``, as ``make
+    reproduce-atlas`` runs it; without it, ``paper_points.md`` reads the 3-D rows back from their
+    files where they exist)."""
     out = Path(out)
     progress = progress_printer()
     wall = time.perf_counter()
@@ -257,10 +257,11 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d=S1,S2]
-    # without 3d=: every 2-D file; with 3d=: the 3-D rows of those scenarios only
+if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d | 3d=S1,S2]
+    # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
+    # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]
     _jobs = int((sys.argv[2:3] or ["2"])[0])
     if sys.argv[3:4] and sys.argv[3].startswith("3d="):
         sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), jobs=_jobs))
-    sys.exit(main(_out, jobs=_jobs))
+    sys.exit(main(_out, jobs=_jobs, with_3d=sys.argv[3:4] == ["3d"]))

@@ -129,8 +129,9 @@ def main(argv=None) -> int:
             ("fstheory atlas --scenario uniform --method jmi --vary k --grid 12",
              cli + ["atlas", "--scenario", "uniform", "--method", "jmi", "--vary", "k",
                     "--grid", "12"], 60.0),
-            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 (make reproduce-atlas)",
-             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2"],
+            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d (make reproduce-atlas)",
+             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2",
+              "3d"],
              900.0),
             ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d=uniform (Scenario I's "
              "3-D rows of make reproduce-atlas-3d)",
