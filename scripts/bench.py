@@ -159,8 +159,9 @@ def main(argv=None) -> int:
 
     w = max(len(r[0]) for r in rows)
     # fstheory values --scenario uniform: the baseline of this run (else the first command run)
-    base = next((r[1] for r in rows if r[0].startswith("fstheory values --scenario uniform")),
-                rows[0][1])
+    base_row = next((r for r in rows if r[0].startswith("fstheory values --scenario uniform")),
+                    rows[0])
+    base = base_row[1]
     print(f"{'command':<{w}}  {'wall s':>7}  {'exit':>4}  {'goal s':>6}  {'ratio':>5}  {'x base':>6}")
     print("-" * (w + 40))
     for label, dt, rc, goal, _ in rows:
@@ -169,7 +170,7 @@ def main(argv=None) -> int:
         print(f"{label:<{w}}  {dt:7.2f}  {rc:>4}  {g}  {ratio}  {dt / base:6.2f}")
     print()
     print("ratio = wall time / goal (< 1 meets the goal); x base = wall time / that of "
-          "'fstheory values --scenario uniform' in the same run; one run each, fresh process, "
+          f"'{base_row[0]}' in the same run; one run each, fresh process, "
           f"{d} digits for the tables.")
     base = next((r for r in rows if r[0].startswith("fstheory order --scenario normal")), None)
     if base is not None:
