@@ -5,7 +5,9 @@ The derivations are those of :mod:`fstheory.scenarios.derive_joint`; values come
 structure (exact 0, +inf, -inf, H(C)), from the single-feature values of
 :func:`fstheory.scenarios.evaluate.evaluate` (the same extended reals, so sets that reduce to one
 feature tie exactly with it), from closed forms (evaluated with mpmath at ``digits +
-GUARD_DIGITS``), from the identities, or from the numerical route
+GUARD_DIGITS``), from the identities, from the integral over directions of
+:mod:`fstheory.theory.two_point_fibre` (two-point fibres whose points have unequal densities),
+or from the numerical route
 (:class:`fstheory.theory.numeric.NumericRoute`: ``class_entropy``, ``mi_class_set``). A value out
 of reach is "not computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`) with a cause of
 the form ``"<quantity> not computed: <why>"``, and everything derived from it says the same.

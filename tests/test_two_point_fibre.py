@@ -18,7 +18,7 @@ from pathlib import Path
 import mpmath
 import pytest
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import acb, arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +28,7 @@ from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.determination import ClassEvent
 from fstheory.theory.laws import Laplace, Normal, Uniform
 from fstheory.theory.numeric import NumericRoute
+from fstheory.theory.quadrature import flint_precision
 from fstheory.theory.rule import Rule
 from fstheory.theory.two_point_fibre import (affine_partner, cone_entropy, g_series,
                                              radial_kind, uniform_disagreement)
@@ -101,28 +102,20 @@ def test_g_closed_form_matches_its_integral(m, c):
     the integral itself (mpmath, 35 digits), to 1e-28."""
     with mpmath.workdps(35):
         c = mpmath.mpf(c)
-        old = ctx.prec
-        ctx.prec = 140
-        try:
+        with flint_precision(140):
             man, exp = c.man_exp
             closed = acb(g_series(m, acb(arb(man) * arb(2) ** exp))).real
-        finally:
-            ctx.prec = old
         value = mpmath.mpf(closed.mid().str(40, radius=False))
         assert abs(value - _g_definition(m, c)) < mpmath.mpf(10) ** -28
 
 
 def test_g_limits():
     """g_m(c) -> m! ln 2 as c -> 0 (|g_m(c) - ln 2| <= c^2, m = 0, 1) and -> 0 as c -> inf."""
-    old = ctx.prec
-    ctx.prec = 120
-    try:
+    with flint_precision(120):
         for m in (0, 1):
             small = acb(g_series(m, acb(arb(10) ** -8))).real
             assert abs(small - arb.const_log2()) < arb(10) ** -16
             assert acb(g_series(m, acb(arb(10) ** 6))).real < arb(10) ** -5
-    finally:
-        ctx.prec = old
 
 
 # ----- radial laws ---------------------------------------------------------------------------------
