@@ -108,17 +108,17 @@ class AffinePartner:
 
 
 def affine_partner(exprs, event: det.ClassEvent, laws) -> AffinePartner | None:
-    """tau when the fibre of ``exprs`` over the class's two base variables is ``{b, T b + t}``
-    with T an involution (so |det T| = 1), the class expression linear and the features using no
-    other variable; else None."""
+    """tau when the fibre of ``exprs`` over the two base variables of the features and the class
+    is ``{b, T b + t}`` with T an involution (so |det T| = 1) and the class expression linear in
+    them (it may use one of the two only: C_0 = 1{X >= 0}); else None."""
     g = event.expr
     gb = det.bases(g, laws)
-    if len(gb) != 2:
+    for e in exprs:
+        gb = gb | det.bases(e, laws)
+    if len(gb) != 2 or not det.bases(g, laws):
         return None
     coords = tuple(sorted(gb, key=str))
     if linear_parts(g, list(coords)) is None:
-        return None
-    if any(not det.bases(e, laws) <= gb for e in exprs):
         return None
     f = det.fiber(exprs, laws, coords)
     if f is None or f.free.cols or len(f.branches) != 2 or tuple(f.coords) != coords:
