@@ -346,7 +346,8 @@ def uniform_disagreement_on(tau: AffinePartner, event: det.ClassEvent, laws, sym
     real_roots, CRootOf); with none, the sign is constant on (a, b) and read at one rational
     point; otherwise the interval is split at those roots and each part computed again. So on
     each open piece every decision is that of the numerical code at each point, identically 0
-    taking the ``>= 0`` branch as the numerical code does. At the ends of the pieces the equality
+    taking the ``>= 0`` branch as the numerical code does (neighbouring pieces may carry the same
+    P where a decision changed without changing the area). At the ends of the pieces the equality
     holds by continuity: the true P is continuous in ``sym`` where the box is non-degenerate and
     the class line ``g1 b1 + g2 b2 = -g0`` exists (the indicators of the half-planes then
     converge almost everywhere), and the numerical code returns the true P at every point.
