@@ -246,5 +246,6 @@ def test_refusals_accept_the_same_inputs_where_the_hypotheses_hold():
 def test_refuses_a_map_that_is_not_an_involution_and_an_empty_interval():
     stretch = AffinePartner((X, Y), sp.ImmutableMatrix([[2, 0], [0, 1]]), sp.ImmutableMatrix([0, 0]))
     assert uniform_disagreement_on(stretch, det.ClassEvent(X + k * Y), UNIT, k, 0, 1) is None
-    with pytest.raises(ValueError, match="lo < hi"):
-        uniform_disagreement_on(FLIP, det.ClassEvent(X + k * Y), UNIT, k, 1, 1)
+    for lo, hi in ((1, 1), (0, 0.5)):
+        with pytest.raises(ValueError, match="rationals lo < hi"):
+            uniform_disagreement_on(FLIP, det.ClassEvent(X + k * Y), UNIT, k, lo, hi)

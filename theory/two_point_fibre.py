@@ -368,9 +368,9 @@ def uniform_disagreement_on(tau: AffinePartner, event: det.ClassEvent, laws, sym
     >>> uniform_disagreement_on(flip, event, uni, k, 0, 3)
     [(0, 1, k/2), (1, 3, (2*k - 1)/(2*k))]
     """
-    lo, hi = sp.Rational(lo), sp.Rational(hi)
-    if not lo < hi:
-        raise ValueError(f"uniform_disagreement_on: need lo < hi, got [{lo}, {hi}]")
+    lo, hi = sp.sympify(lo), sp.sympify(hi)
+    if not (lo.is_Rational and hi.is_Rational and lo < hi):
+        raise ValueError(f"uniform_disagreement_on: need rationals lo < hi, got [{lo}, {hi}]")
     field = sp.QQ.frac_field(sym)
 
     def convert(v):
