@@ -22,7 +22,9 @@ the integrand is ln 2 where b and tau b both lie in S and the classes differ, 0 
 ``H(C | V_S) = ln 2 * P(b in S, tau b in S, C(b) != C(tau b))``, the area of two convex polygons
 (S cut by the half-planes of ``tau^-1 S`` and of the two class conditions) over the area of S,
 exact in rational arithmetic. E.g. {Y^2, X-Y} in Scenario I: tau(x, y) = (x - 2y, -y) and
-P = (1 + k) / (2 (2 + k)).
+P = (1 + k) / (2 (2 + k)). :func:`uniform_disagreement_on` gives P as an exact piecewise rational
+function of one parameter over an interval (the same polygon code, its signs decided exactly by
+real-root isolation), :func:`reflection_partner` the partner of a law-preserving reflection.
 
 Radial laws (:func:`cone_entropy`). Both variables i.i.d. centred normal, or i.i.d. centred
 Laplace, the class ``1{a . b >= 0}`` and tau linear (t = 0). The density is
@@ -76,6 +78,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import mpmath
@@ -88,7 +91,8 @@ from fstheory.theory.laws import Laplace, Normal, Uniform
 from fstheory.theory.quadrature import flint_precision, from_mpf, to_mpf
 from fstheory.theory.symbolic import exact_nsimplify
 
-__all__ = ["AffinePartner", "affine_partner", "uniform_disagreement", "cone_entropy",
+__all__ = ["AffinePartner", "affine_partner", "uniform_disagreement", "uniform_disagreement_on",
+           "reflection_partner", "cone_entropy",
            "ConeIntegral", "radial_kind", "g_series"]
 
 
@@ -138,45 +142,44 @@ def _rational(x):
     return x if x.is_Rational else None
 
 
-def _clip(poly: list, h: tuple) -> list:
-    """Sutherland-Hodgman: the part of the convex polygon ``poly`` where ``h0 + h1 x + h2 y >= 0``
-    (exact rationals)."""
+def _rational_sign(v) -> int:
+    return 1 if v > 0 else -1 if v < 0 else 0
+
+
+def _clip(poly: list, h: tuple, sign) -> list:
+    """Sutherland-Hodgman: the part of the convex polygon ``poly`` where ``h0 + h1 x + h2 y >= 0``,
+    every comparison with 0 made by ``sign`` (-1, 0 or 1)."""
     h0, h1, h2 = h
     out = []
     n = len(poly)
     for i in range(n):
         p, q = poly[i], poly[(i + 1) % n]
         vp, vq = h0 + h1 * p[0] + h2 * p[1], h0 + h1 * q[0] + h2 * q[1]
-        if vp >= 0:
+        inp, inq = sign(vp) >= 0, sign(vq) >= 0
+        if inp:
             out.append(p)
-        if (vp >= 0) != (vq >= 0):
+        if inp != inq:
             s = vp / (vp - vq)
             out.append((p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])))
     return out
 
 
-def _area(poly: list):
+def _area(poly: list, sign):
+    """The shoelace formula, its sign (the orientation) decided by ``sign``."""
     n = len(poly)
-    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1]
-                   for i in range(n))) / 2 if n >= 3 else sp.Integer(0)
+    if n < 3:
+        return sp.Integer(0)
+    twice = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1]
+                for i in range(n))
+    return (twice if sign(twice) >= 0 else -twice) / 2
 
 
-def uniform_disagreement(tau: AffinePartner, event: det.ClassEvent, laws):
-    """``P(b in S, tau b in S, C(b) != C(tau b))`` for independent uniform laws with rational
-    ends and a linear class with rational coefficients (exact, a Rational); None otherwise."""
-    b1, b2 = tau.coords
-    if not all(isinstance(laws[b], Uniform) for b in tau.coords):
-        return None
-    ends = [_rational(e) for b in tau.coords for e in laws[b].support()]
-    lin = linear_parts(event.expr - event.threshold, list(tau.coords))
-    if None in ends or lin is None:
-        return None
-    coefs, const = lin
-    g = [_rational(const), _rational(coefs[b1]), _rational(coefs[b2])]
-    T = [[_rational(v) for v in tau.T.row(i)] for i in range(2)]
-    t = [_rational(v) for v in tau.t]
-    if None in g or None in t or any(None in row for row in T):
-        return None
+def _disagreement(ends: list, g: list, T: list, t: list, sign):
+    """``P(b in S, tau b in S, C(b) != C(tau b))`` for the box ``S = [lo1, hi1] x [lo2, hi2]``
+    (``ends``), ``C = 1{g0 + g1 b1 + g2 b2 >= 0}`` and ``tau b = T b + t``: the two convex
+    polygons ``S cap tau^-1 S cap {C = c} cap {C o tau != c}`` (c = 1, 0) by Sutherland-Hodgman
+    clipping, their shoelace areas over the area of S. Entries may be rationals or elements of a
+    field of rational functions; ``sign`` makes every comparison with 0."""
     lo1, hi1, lo2, hi2 = ends
     box = [(lo1, lo2), (hi1, lo2), (hi1, hi2), (lo1, hi2)]
 
@@ -187,12 +190,218 @@ def uniform_disagreement(tau: AffinePartner, event: det.ClassEvent, laws):
     cuts = [image((-lo1, 1, 0)), image((hi1, -1, 0)), image((-lo2, 0, 1)), image((hi2, 0, -1))]
     both = box
     for h in cuts:
-        both = _clip(both, h)
-    neg = tuple(-v for v in g)
+        both = _clip(both, h, sign)
+    pos, neg = tuple(g), tuple(-v for v in g)
     total = sp.Integer(0)
-    for first, second in ((tuple(g), image(neg)), (neg, image(tuple(g)))):
-        total += _area(_clip(_clip(both, first), second))
+    for first, second in ((pos, image(neg)), (neg, image(pos))):
+        total += _area(_clip(_clip(both, first, sign), second, sign), sign)
     return total / ((hi1 - lo1) * (hi2 - lo2))
+
+
+def _inputs(tau: AffinePartner, event: det.ClassEvent, laws, convert):
+    """(ends, g, T, t) of :func:`_disagreement`, each entry through ``convert``; None when a law
+    is not uniform, the class not linear in tau's coordinates or ``convert`` refuses an entry."""
+    b1, b2 = tau.coords
+    if not all(isinstance(laws[b], Uniform) for b in tau.coords):
+        return None
+    lin = linear_parts(event.expr - event.threshold, list(tau.coords))
+    if lin is None:
+        return None
+    coefs, const = lin
+    raw = [*laws[b1].support(), *laws[b2].support(), const, coefs[b1], coefs[b2], *tau.T, *tau.t]
+    vals = [convert(v) for v in raw]
+    if any(v is None for v in vals):
+        return None
+    return vals[:4], vals[4:7], [vals[7:9], vals[9:11]], vals[11:13]
+
+
+def uniform_disagreement(tau: AffinePartner, event: det.ClassEvent, laws):
+    """``P(b in S, tau b in S, C(b) != C(tau b))`` for independent uniform laws with rational
+    ends and a linear class with rational coefficients (exact, a Rational); None otherwise."""
+    parts = _inputs(tau, event, laws, _rational)
+    return None if parts is None else _disagreement(*parts, _rational_sign)
+
+
+def reflection_partner(tau: det.SignedMap) -> AffinePartner | None:
+    """The :class:`AffinePartner` ``T = diag(signs)``, ``t = shifts`` of a reflection
+    ``b -> sign * b + shift`` of two coordinates (:func:`fstheory.theory.determination.two_point`);
+    None for more or fewer than two coordinates or a coordinate sent to another one.
+
+    A law-preserving reflection keeps both points of a fibre in the box, so for uniform laws
+    :func:`uniform_disagreement` of it is ``P(C != C o tau)``, the value of
+    :func:`fstheory.theory.determination.swap_probability`.
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> r = reflection_partner(det.SignedMap(((X, 1, X, 0), (Y, -1, Y, 1))))
+    >>> r.describe()
+    '(X, Y) -> (X, 1 - Y)'
+    """
+    if len(tau.mapping) != 2 or any(img != b for b, _, img, _ in tau.mapping):
+        return None
+    coords = tuple(b for b, *_ in tau.mapping)
+    T = sp.ImmutableMatrix(sp.diag(*(s for _, s, _, _ in tau.mapping)))
+    t = sp.ImmutableMatrix([shift for *_, shift in tau.mapping])
+    return AffinePartner(coords, T, t)
+
+
+# ----- uniform laws with one parameter: exact signs over an interval ----------------------------
+
+
+class _Split(Exception):
+    """A sign decision is not constant on the interval: its roots inside, increasing."""
+
+    def __init__(self, roots: list):
+        super().__init__()
+        self.roots = roots
+
+
+def _approx(r, eps):
+    """A rational within ``eps`` of the real algebraic number ``r`` (Rational or CRootOf;
+    sympy refines the root's isolating interval)."""
+    return r if r.is_Rational else r.eval_rational(dx=eps)
+
+
+def _compare(r, s) -> int:
+    """The sign of ``r - s`` for real algebraic numbers given as Rationals or CRootOf of
+    irreducible polynomials, exactly: equal ones are the same object (the same minimal
+    polynomial and index), distinct ones are told apart by refining rational enclosures."""
+    if r == s:
+        return 0
+    eps = sp.Rational(1, 2**32)
+    for _ in range(12):
+        d = _approx(r, eps) - _approx(s, eps)
+        if abs(d) > 2 * eps:
+            return 1 if d > 0 else -1
+        eps = eps**2
+    raise ArithmeticError(f"could not separate the algebraic numbers {r} and {s}")
+
+
+def _rational_between(a, b):
+    """A rational strictly between the real algebraic numbers ``a < b``."""
+    eps = sp.Rational(1, 2**32)
+    while True:
+        ra, rb = _approx(a, eps), _approx(b, eps)
+        if rb - ra > 4 * eps:
+            return (ra + rb) / 2
+        eps = eps**2
+
+
+def _roots_inside(p: sp.Poly, a, b) -> list:
+    """The distinct real roots of ``p`` strictly between ``a`` and ``b``: none when a Sturm count
+    on a rational enclosure of [a, b] finds none, else sympy's exact roots (CRootOf) compared
+    with a and b."""
+    if p.degree() < 1:
+        return []
+    eps = sp.Rational(1, 2**32)
+    if p.count_roots(_approx(a, eps) - eps, _approx(b, eps) + eps) == 0:
+        return []
+    return [r for r in p.sqf_part().real_roots(radicals=False)
+            if _compare(a, r) < 0 < _compare(b, r)]
+
+
+class _SignOn:
+    """The sign of a rational function of ``sym`` on the open interval (a, b) where it is
+    constant (0 for the zero function); raises :class:`_Split` at the roots of its numerator
+    and denominator inside (a, b) otherwise."""
+
+    def __init__(self, sym, a, b):
+        self.sym, self.a, self.b = sym, a, b
+        self.x = _rational_between(a, b)
+
+    def __call__(self, v) -> int:
+        if not v:
+            return 0
+        roots = [r for part in (v.numer, v.denom)
+                 for r in _roots_inside(sp.Poly(part.as_expr(), self.sym), self.a, self.b)]
+        if roots:
+            raise _Split(sorted(set(roots), key=functools.cmp_to_key(_compare)))
+        return 1 if v.numer(self.x) * v.denom(self.x) > 0 else -1
+
+
+def _pieces(compute, sym, a, b) -> list:
+    try:
+        return [(a, b, compute(_SignOn(sym, a, b)))]
+    except _Split as split:
+        ends = [a, *split.roots, b]
+        return [p for lo, hi in zip(ends, ends[1:]) for p in _pieces(compute, sym, lo, hi)]
+
+
+def uniform_disagreement_on(tau: AffinePartner, event: det.ClassEvent, laws, sym, lo, hi):
+    """:func:`uniform_disagreement` as an exact function of the parameter ``sym`` on [lo, hi].
+
+    The box ends, the class's coefficients and constant, T and t may be rational functions of
+    ``sym`` with rational coefficients. Returns ``[(a_0, b_0, P_0), ...]``, ``a_0 = lo``,
+    ``b_i = a_(i+1)``, ``b_last = hi``, the ends exact (Rational, or CRootOf where a split falls
+    at an irrational root), with ``uniform_disagreement`` at ``sym = x`` equal to ``P_i(x)`` (a
+    rational function of ``sym``) for every x in [a_i, b_i]. None when the hypotheses fail: a
+    law not uniform, an entry not a rational function of ``sym``, an entry with a pole in
+    [lo, hi], a box width that is not positive on all of [lo, hi], ``tau`` not an involution, or
+    a class whose coefficients of b1 and b2 vanish together somewhere in [lo, hi] without
+    vanishing identically.
+
+    Method. The polygon code of :func:`uniform_disagreement` (Sutherland-Hodgman clipping,
+    shoelace areas) runs in the field Q(sym). Each comparison with 0 it makes (a vertex value
+    ``h0 + h1 x + h2 y``, the orientation of a polygon) is of a rational function whose numerator
+    and denominator have their real roots in (a, b) isolated exactly (Sturm counts and sympy's
+    real_roots, CRootOf); with none, the sign is constant on (a, b) and read at one rational
+    point; otherwise the interval is split at those roots and each part computed again. So on
+    each open piece every decision is that of the numerical code at each point, identically 0
+    taking the ``>= 0`` branch as the numerical code does (neighbouring pieces may carry the same
+    P where a decision changed without changing the area). At the ends of the pieces the equality
+    holds by continuity: the true P is continuous in ``sym`` where the box is non-degenerate and
+    the class line ``g1 b1 + g2 b2 = -g0`` exists (the indicators of the half-planes then
+    converge almost everywhere), and the numerical code returns the true P at every point.
+
+    Examples
+    --------
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> k = sp.Symbol("k", positive=True)
+    >>> event, uni = det.ClassEvent(X + k * Y, 0), {X: Uniform(-1, 1), Y: Uniform(-1, 1)}
+    >>> tau = affine_partner([Y**2, X - Y], event, uni)
+    >>> uniform_disagreement_on(tau, event, uni, k, 0, 3)
+    [(0, 3, (k + 1)/(2*k + 4))]
+
+    The reflection (X, Y) -> (X, -Y) changes the class where |X| < k |Y|; the line X + k Y = 0
+    reaches the box's corners at k = 1:
+
+    >>> flip = affine_partner([X, Y**2], event, uni)
+    >>> uniform_disagreement_on(flip, event, uni, k, 0, 3)
+    [(0, 1, k/2), (1, 3, (2*k - 1)/(2*k))]
+    """
+    lo, hi = sp.sympify(lo), sp.sympify(hi)
+    if not (lo.is_Rational and hi.is_Rational and lo < hi):
+        raise ValueError(f"uniform_disagreement_on: need rationals lo < hi, got [{lo}, {hi}]")
+    field = sp.QQ.frac_field(sym)
+
+    def convert(v):
+        try:
+            return field.from_sympy(exact_nsimplify(v))
+        except ValueError:  # not a rational function of sym with rational coefficients
+            return None
+
+    parts = _inputs(tau, event, laws, convert)
+    if parts is None:
+        return None
+    ends, g, T, t = parts
+
+    def roots_in_closed(p) -> bool:
+        poly = sp.Poly(p.as_expr(), sym)
+        return poly.degree() >= 1 and poly.count_roots(lo, hi) > 0
+
+    lo1, hi1, lo2, hi2 = ends
+    entries = [*ends, *g, *T[0], *T[1], *t]
+    widths = [hi1 - lo1, hi2 - lo2]
+    square = [[sum(T[i][m] * T[m][j] for m in range(2)) for j in range(2)] for i in range(2)]
+    if (any(roots_in_closed(v.denom) for v in entries)
+            or any(roots_in_closed(w.numer) or w.numer(lo) * w.denom(lo) <= 0 for w in widths)
+            or square != [[1, 0], [0, 1]]
+            or any(T[i][0] * t[0] + T[i][1] * t[1] + t[i] for i in range(2))):
+        return None
+    normal = g[1].numer.gcd(g[2].numer)
+    if normal and roots_in_closed(normal):
+        return None
+    pieces = _pieces(lambda sign: _disagreement(ends, g, T, t, sign), sym, lo, hi)
+    return [(a, b, p.as_expr()) for a, b, p in pieces]
 
 
 # ----- radial laws: one integral over directions --------------------------------------------------
