@@ -58,16 +58,20 @@ from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEn
                                               skew_normal_argument, skew_normal_mi_ball, to_ix,
                                               working_precision)
 from fstheory.orderings.atlas_interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
+from fstheory.orderings.atlas_joint import JointLeaves
 from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
-__all__ = ["applicable", "certify", "guarantee", "joint_reason", "Certifier"]
+__all__ = ["applicable", "certify", "guarantee", "Certifier"]
 
 #: Half-widening of a located bracket for the certificate, in bracket widths w. The ends of a
 #: located bracket are decided at the working precision and can miss the exact crossing by a few
 #: widths (seen: 1.4 w, MIFS over beta at k = 0.975 in Scenario II); with w <= 10^-(digits+2)
 #: relative, 40 widths keep the certified bracket below 10^-digits (checked in ``run``).
 WIDEN = 40
+
+#: The largest closed form (in sympy operations) whose zeros are sought exactly.
+FACTOR_OPS = 200
 
 
 def guarantee(spec, reason: str | None = None) -> dict:
@@ -94,52 +98,15 @@ def applicable(sweep) -> bool:
 
 
 def _why_not(sweep) -> str | None:
-    if sweep.method.dimension == 3:
-        return joint_reason(sweep)
     if sweep.spec.scenario_file is not None:
         return "a scenario file: its inputs are not known to have enclosures"
     try:
-        _certifier(sweep)
+        cert = _certifier(sweep)
+        if sweep.method.dimension == 3:
+            cert.joint()
     except NoEnclosure as exc:
         return str(exc)
     return None
-
-
-def joint_reason(sweep) -> str:
-    """Why a 3-D row is not certified: which of its joint inputs have no enclosure over a cell,
-    named from the joint structure at the sweep's reference point."""
-    from fstheory.scenarios.derive_joint import joint_structure
-
-    pv = sweep.pv
-    st = joint_structure(pv.reference_bound)
-    n = len(pv.labels)
-    kinds: dict = {}
-    for i in range(n):
-        for j in range(i + 1, n):
-            d = st.mi_class_set((i, j))
-            kinds.setdefault(d.kind, []).append("MI(C;{" + f"{pv.labels[i]},{pv.labels[j]}" + "})")
-    parts = []
-    if kinds.get("numeric"):
-        parts.append(f"the numerical-route pairs {', '.join(kinds['numeric'])} (values with error "
-                     "estimates, no enclosure)")
-    if kinds.get("two-point"):
-        parts.append(f"the two-point closed forms {', '.join(kinds['two-point'])} "
-                     "(H(C) - ln 2 * P), which are not yet enclosure leaves")
-    if kinds.get("two-point-cone"):
-        parts.append(f"the pairs {', '.join(kinds['two-point-cone'])} (one integral over "
-                     "directions, values with error estimates, no enclosure)")
-    hc = st.class_entropy()
-    if hc.kind == "numeric":
-        parts.append("H(C) (numerical route)")
-    numeric_2d = sorted({pv.quantity_label(q) for q in pv.varying
-                         if pv._derivations[q].kind == "numeric"})
-    if numeric_2d:
-        parts.append(f"the numerical-route inputs {', '.join(numeric_2d)}")
-    what = "; ".join(parts) if parts else "the joint quantities"
-    return (f"a 3-D method: its joint inputs have no rigorous enclosure over a cell: {what}; "
-            "the structure (which pairs are 0, H(C), MI(C,V) or +-inf) is derived at each "
-            "point, not proved constant between points; orderings are first decided on 8-digit "
-            "joint values where every comparison clears 10^4 times their stated accuracy")
 
 
 _CERTIFIERS: dict = {}
@@ -175,7 +142,8 @@ def _bits(digits: int) -> int:
 
 
 class _View:
-    """The values view the objectives read (``h``, ``mi_c``, ``mi``), over ``_q(quantity)``."""
+    """The values view the objectives read, over ``_q(leaf quantity)`` and ``_derived(quantity)``
+    (the joint quantities that are identities in the leaves, :meth:`JointLeaves.expression`)."""
 
     def h(self, i):
         return self._q(("h", i))
@@ -185,6 +153,21 @@ class _View:
 
     def mi(self, i, j):
         return self._q(("mi", min(i, j), max(i, j)))
+
+    def h_c(self):
+        return self._q(("hc",))
+
+    def mi_c_pair(self, i, j):
+        return self.mi_c(i) if i == j else self._q(("pair", min(i, j), max(i, j)))
+
+    def cmi_c(self, i, j):
+        return self._derived(("cmi", i, j))
+
+    def mi_given_c(self, i, j):
+        return self._derived(("given", min(i, j), max(i, j)))
+
+    def h_pair_c(self, i, j):
+        return self._derived(("hpair", min(i, j), max(i, j)))
 
 
 class _IntervalView(_View):
@@ -199,6 +182,23 @@ class _IntervalView(_View):
             self._memo[q] = self.cert.leaf_ix(q, self.cell, self.der)
         return self._memo[q]
 
+    def _derived(self, d):
+        if d not in self._memo:
+            joint = self.cert.joint()
+            kind = joint.kind(d)
+            if kind in JointLeaves.INFINITE:
+                out = JointLeaves.INFINITE[kind]
+            else:
+                expr = joint.expression(d, self.cert._zeros(self))
+                # at a special point the exact world recognises an exact 0 (H(Z, X, C_0))
+                if expr == 0 or (self.cell.is_point
+                                 and self.cert._exact_zero_at(expr, self.cell.lo)):
+                    out = IX.ZERO
+                else:
+                    out = evaluate_expr(expr, self.cert._leaves_for(expr, self.cell, self.der))
+            self._memo[d] = out
+        return self._memo[d]
+
 
 class _SymbolicView(_View):
     """The values as leaf symbols (0 for the leaves identically 0 on the cell)."""
@@ -211,6 +211,9 @@ class _SymbolicView(_View):
         if sym is SYM_INF:
             return SYM_INF
         return sp.Integer(0) if (sym == 0 or sym in self.zeros) else sym
+
+    def _derived(self, d):
+        return self.cert.joint().expression(d, self.zeros)
 
 
 class Certifier:
@@ -248,6 +251,12 @@ class Certifier:
                 # substitution two 0/0 forms at k = 1 would both read nan; structural, as srepr
                 # would evalf the integrals
                 key = (varying, sp.sympify(d.expr))
+                if not varying:
+                    # constants with the same exact value are one leaf, so that they cancel
+                    # exactly (h(X-Y) - MI(X, X-Y) = 1/2 - 1/2 in Scenario I)
+                    value = self._constant_value(q)
+                    if value is not None:
+                        key = (False, "value", value)
                 if key not in by_key:
                     names: list = []  # every quantity that is this function (for the notes)
                     by_key[key] = (self._make_leaf(q, varying, lo, hi, names),
@@ -262,6 +271,19 @@ class Certifier:
                 self.leaf[("mi", i, i)] = ConstLeaf(IX.POS_INF)
                 self.symbol[("mi", i, i)] = SYM_INF
         self._sym_cache: dict = {}
+        self._joint: JointLeaves | NoEnclosure | None = None
+
+    def joint(self) -> "JointLeaves":
+        """The leaves of the joint quantities (built on first use; raises NoEnclosure)."""
+        if self._joint is None:
+            try:
+                with working_precision(self.bits), mpmath.workprec(self.bits):
+                    self._joint = JointLeaves(self)
+            except NoEnclosure as exc:
+                self._joint = exc
+        if isinstance(self._joint, NoEnclosure):
+            raise self._joint
+        return self._joint
 
     # ----- leaves ----------------------------------------------------------------------------
     def _dirs(self, at: dict) -> dict:
@@ -276,6 +298,18 @@ class Certifier:
         pv = self.sw.pv
         return {self.sw.scenario.symbols[n]: v for n, v in pv.reference_bound.params.items()
                 if n not in pv.vary}
+
+    def _constant_value(self, q):
+        """The exact value of a constant quantity when it is a closed number (else None)."""
+        fixed = self._fixed()
+        try:
+            value = exact_value(sp.sympify(self.sw.pv._derivations[q].expr), fixed,
+                                self._dirs(fixed))
+        except (ValueError, TypeError, NotImplementedError):
+            return None
+        if value.free_symbols or value.has(sp.Integral, sp.Float) or not value.is_finite:
+            return None
+        return sp.simplify(sp.expand_log(value, force=True))
 
     def _make_leaf(self, q, varying: bool, lo, hi, names: list):
         pv = self.sw.pv
@@ -375,13 +409,17 @@ class Certifier:
     def _zeros(self, view: _IntervalView) -> frozenset:
         """The leaves identically 0 on the view's cell (their symbols are 0 in the symbolic
         world there)."""
+        key = ("zeros",)
+        if key in view._memo:
+            return view._memo[key]
         out = set()
-        for q, s in self.symbol.items():
+        for q, s in list(self.symbol.items()):
             if isinstance(s, sp.Symbol) and s not in out:
                 x = view._q(q)
                 if x.finite and x.zero:
                     out.add(s)
-        return frozenset(out)
+        view._memo[key] = frozenset(out)
+        return view._memo[key]
 
     def _difference(self, cell, prefix, w, c, zeros, known_zero=(False, False)):
         """The simplified symbolic obj(w) - obj(c) (None: not a rational form). ``known_zero``:
@@ -417,6 +455,12 @@ class Certifier:
     def _beats(self, cell, prefix, w, c, a: IX, b: IX, zeros) -> bool | None:
         """True: w beats c on the whole cell; False: c beats or ties it somewhere (proved);
         None: not decided on this cell."""
+        if (a.kind == "+inf" or b.kind == "-inf") and w < c:
+            return True  # whatever c is: below, the same infinity (the index decides), or none
+        if a.kind == "+inf" and b.kind == "undecided" and (cell.open_lo or cell.open_hi):
+            # c's objective unbounded on the cell (a pole at its open end) but finite at every
+            # point of it
+            return True if self._finite_on(cell, prefix, c, zeros()) else None
         if a.kind == "undecided" or b.kind == "undecided":
             return None
         if a.kind == "indeterminate":
@@ -439,18 +483,119 @@ class Certifier:
             return None
         if diff == 0:
             return w < c
+        return self._decide(diff, cell, w < c)
+
+    def _decide(self, diff, cell, tie_ok: bool) -> bool | None:
+        """:meth:`_positive`, then through the Min and Max terms (:meth:`_split_positive`)."""
+        r = self._positive(diff, cell, tie_ok)
+        if r is None and diff.has(sp.Min, sp.Max):
+            return True if self._split_positive(sp.expand(diff), cell, tie_ok) else None
+        return r
+
+    def _finite_on(self, cell, prefix, c, zeros) -> bool:
+        """Whether the objective of ``c`` is finite at every point of the open-ended ``cell``:
+        every leaf it reads is finite there, and every denominator either has an enclosure that
+        excludes 0 or, written with the leaves' closed forms, has no zero in the cell (exact,
+        :func:`sympy.solveset`)."""
+        if cell.is_point or self.on_beta:
+            return False
+        _, sops, beta = self._beta_ops(cell)
+        expr = self._objective(sops, _SymbolicView(self, zeros), c, prefix, beta)
+        if expr is SYM_INF:
+            return False
+        leaves = self._leaves_for(expr, cell, False)
+        if not all(x.finite for x in leaves.values()):
+            return False
+        dens = []
+        for p in expr.atoms(sp.Pow):
+            if p.exp.is_Integer and p.exp < 0:
+                d = evaluate_expr(p.base, leaves)
+                if not (d.positive() or d.negative()):
+                    dens.append(p.base)
+        closed = self._closed_forms(set().union(*(d.free_symbols for d in dens)))
+        if closed is None:
+            return False
+        where = self._interval(cell)
+        for d in dens:
+            if self._roots_in(d.xreplace(closed), where) is not sp.S.EmptySet:
+                return False
+        return True
+
+    def _closed_forms(self, symbols) -> dict | None:
+        """Leaf symbol -> its closed form in the swept symbol (None if one has none)."""
+        out = {}
+        for s in symbols:
+            leaf = self.leaf_by_symbol.get(s)
+            if isinstance(leaf, ConstLeaf):
+                try:
+                    out[s] = leaf.exact(None)
+                except NoEnclosure:
+                    return None
+            elif isinstance(leaf, (GenericLeaf, UniformClassLeaf)):
+                out[s] = leaf.expr
+            else:
+                return None
+        return out
+
+    @staticmethod
+    def _interval(cell) -> sp.Interval:
+        lo, hi = (sp.Rational(*_fraction(e).as_integer_ratio()) if isinstance(e, mpmath.mpf)
+                  else e for e in (cell.lo, cell.hi))
+        return sp.Interval(lo, hi, cell.open_lo, cell.open_hi)
+
+    def _roots_in(self, form, where):
+        """The zeros of ``form`` in ``where`` (exact) when it is a rational function of the
+        swept symbol, else None."""
+        form = sp.cancel(sp.together(form))
+        if not form.is_rational_function(self.t) or sp.count_ops(form) > FACTOR_OPS:
+            return None
+        try:
+            return sp.solveset(form, self.t, where)
+        except (NotImplementedError, ValueError, TypeError):
+            return None
+
+    def _split_positive(self, diff, cell, tie_ok: bool, depth: int = 0) -> bool:
+        """Whether ``diff`` > 0 on the cell, proved through one Min or Max term of the sum
+        (coefficient c): where ``diff`` is at least the sum with that term replaced by one of its
+        arguments (c > 0 and Max, c < 0 and Min), one such argument suffices; otherwise
+        (``diff`` is the least of those sums) every argument must give a positive sum. A sum
+        that is identically 0 is a tie, accepted when the index decides for the winner."""
+        if depth > 6:
+            return False
+        for term in sp.Add.make_args(diff):
+            coeff, node = term.as_coeff_Mul()
+            if not isinstance(node, (sp.Min, sp.Max)) or not coeff.is_Rational:
+                continue
+            rest = diff - term
+            subs = [sp.expand(rest + coeff * arg) for arg in node.args]
+            any_one = (coeff > 0) == isinstance(node, sp.Max)
+
+            def ok(e):
+                if e == 0:
+                    return tie_ok
+                r = self._positive(e, cell, tie_ok)
+                if r is None and e.has(sp.Min, sp.Max):
+                    return self._split_positive(e, cell, tie_ok, depth + 1)
+                return bool(r)
+
+            return any(ok(e) for e in subs) if any_one else all(ok(e) for e in subs)
+        return False
+
+    def _positive(self, diff, cell, tie_ok: bool) -> bool | None:
+        """True: ``diff`` > 0 on the cell (or identically 0 there and ``tie_ok``); False: proved
+        <= 0 somewhere (a tie lost by the index, or negative); None: not decided."""
         G = evaluate_expr(diff, self._leaves_for(diff, cell, False))
         if G.positive():
             return True
         if G.negative():
             return False
         if G.finite and G.zero:  # identically 0 on the cell: a tie, decided by the index
-            return w < c
+            return tie_ok
         if cell.is_point:
             # at a special point an exact tie is recognised on the exact values
-            return (w < c) if self._exact_zero_at(diff, cell.lo) else None
+            return tie_ok if self._exact_zero_at(diff, cell.lo) else None
         if diff.free_symbols <= self.constant_symbols and self._exact_zero_at(diff, sp.Integer(0)):
-            return w < c  # constants on the swept range (a beta sweep) that tie exactly
+            return tie_ok  # constants on the swept range (a beta sweep) that tie exactly
         Gd = evaluate_expr(diff, self._leaves_for(diff, cell, True))
         if not Gd.has_der or not (Gd.dlo > 0 or Gd.dhi < 0):
             return None
@@ -606,6 +751,12 @@ class Certifier:
         return r.order, r.stopped
 
     def run(self, result) -> dict:
+        if self.sw.method.dimension == 3:
+            try:
+                for x in result.special:
+                    self.joint().check_point(x)
+            except NoEnclosure as exc:
+                return guarantee(self.sw.spec, str(exc))
         pieces, brackets = self.pieces(result)
         cells = 0
         failures = []
@@ -625,6 +776,11 @@ class Certifier:
                      "skew-normal expectation F(|lambda|) with certified integrals (Scenario II)",
                 "beta": "inputs enclosed at the fixed parameters; objectives affine in beta"}.get(
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
+        if self.sw.method.dimension == 3:
+            what += ("; joint inputs from the structure derived with the parameter symbolic, "
+                     "two-point pairs as exact rational functions of it times ln 2 (polygon "
+                     "areas), identities in the leaves expanded exactly; each special point's "
+                     "own derivation proved equal to the open form's limit there")
         out = {
             "certified": not failures,
             "method": ("interval arithmetic (python-flint arb balls, outward-rounded mpmath "

@@ -475,13 +475,18 @@ class IntervalOps:
 
 class _SymInf:
     """An infinite or indeterminate input in the symbolic world: the objective has no rational
-    form (its comparisons are decided on kinds)."""
+    form (its comparisons are decided on kinds), except a finite value divided by it, which is
+    0."""
 
     def _self(self, *_):
         return self
 
+    def __rtruediv__(self, other):
+        # a finite value over an infinite one is exactly 0, as in the interval and exact worlds
+        return sp.Integer(0) if isinstance(other, (sp.Expr, int, Fraction)) else self
+
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _self
-    __truediv__ = __rtruediv__ = __neg__ = _self
+    __truediv__ = __neg__ = _self
 
 
 SYM_INF = _SymInf()

@@ -54,10 +54,11 @@ import sympy as sp
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
 from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory.laws import Uniform
 from fstheory.theory.structure import jacobian_rank_deficient
 
 __all__ = ["ClassEntropyDerivation", "SetDerivation", "PairDerivation", "JointStructure",
-           "joint_structure", "class_event"]
+           "ParametricStructure", "joint_structure", "class_event"]
 
 
 @dataclass(frozen=True)
@@ -73,14 +74,16 @@ class SetDerivation:
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
     ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
     the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
-    ``partner``), "numeric" (the numerical route on the ``reduced`` features).
+    ``partner``), "numeric" (the numerical route on the ``reduced`` features). A two-point
+    kind keeps its map in ``partner`` (a reflection :class:`~fstheory.theory.determination.SignedMap`
+    or an :class:`~fstheory.theory.two_point_fibre.AffinePartner`).
     """
 
     kind: str
     reduced: tuple
     reason: str
     expr: sp.Expr | None = field(default=None, compare=False)
-    partner: object = field(default=None, compare=False)  # "two-point-cone": the AffinePartner
+    partner: object = field(default=None, compare=False)  # the map of a two-point kind
 
     @property
     def key(self) -> tuple:
@@ -235,12 +238,20 @@ class JointStructure:
             return done("single", f"MI(C, {L[rest[0]]}) of the one feature left")
         tau = det.two_point(exprs, self.event, self.laws)
         if tau is not None:
-            p = det.swap_probability(self.event, tau, self.laws)
+            p = self._reflection_probability(tau)
             if p is not None:
                 return done("two-point", f"{_join(L[i] for i in rest)} reveals the base variables "
                             f"up to {tau.describe()}: P(C=1 | V_S) in {{0, 1/2, 1}}, "
-                            "MI = H(C) - ln 2 * P(C != C o tau)", p)
+                            "MI = H(C) - ln 2 * P(C != C o tau)", _expr(p), tau)
         return self._affine_two_point(rest, done)
+
+    def _reflection_probability(self, tau):
+        """P(C != C o tau) for a reflection tau (None: not obtained)."""
+        return det.swap_probability(self.event, tau, self.laws)
+
+    def _uniform_probability(self, tau):
+        """P(both in the support, C != C o tau) for an affine partner under uniform laws."""
+        return tpf.uniform_disagreement(tau, self.event, self.laws)
 
     def _affine_two_point(self, rest, done) -> SetDerivation:
         """A fibre {b, T b + t} whose two points have unequal densities
@@ -251,11 +262,11 @@ class JointStructure:
         if tau is None:
             return done("numeric", "numerical route")
         reveals = f"{_join(L[i] for i in rest)} reveals the base variables up to {tau.describe()}"
-        p = tpf.uniform_disagreement(tau, self.event, self.laws)
+        p = self._uniform_probability(tau)
         if p is not None:
             return done("two-point", f"{reveals}; the uniform density is the same at both points "
                         "where both lie in the support: MI = H(C) - ln 2 * P(both in the support, "
-                        "C != C o tau)", p)
+                        "C != C o tau)", _expr(p), tau)
         kind = tpf.radial_kind(tau, self.event, self.laws)
         if kind is not None:
             return done("two-point-cone", f"{reveals}; i.i.d. centred {kind} laws and a class "
@@ -293,6 +304,69 @@ class JointStructure:
             return PairDerivation("-inf", f"({L[i]}, {L[j]}) has no joint density (Jacobian of "
                                   "rank 1)")
         return PairDerivation("identity", "h(Vi) + h(Vj) - MI(Vi;Vj) + H(C) - MI(C;{Vi,Vj})")
+
+
+#: What :class:`ParametricStructure` returns for a two-point probability: left to the caller.
+DEFERRED = object()
+
+
+def _expr(p):
+    return None if p is DEFERRED else p
+
+
+class ParametricStructure(JointStructure):
+    """The structure of ``scenario`` with the parameter ``name`` left as its symbol (the others
+    bound to ``params``): every fact it derives is an identity in that symbol, so it holds at
+    every value of the parameter where the class's and the features' base variables are the same
+    as for a generic value (:meth:`degenerate_points` lists where they are not).
+
+    Why: each fact is proved symbolically -- a fibre or a law-preserving map is found from the
+    features and laws (class-free); "C is a function of V_S" and "tau swaps the classes" are
+    polynomial identities in the base variables and the parameter; independence and "no common
+    base variable" read base-variable sets, which only shrink where a coefficient vanishes. A
+    fact that holds only at isolated values is not found, which weakens the derivation (a
+    two-point or numerical kind) but never makes it wrong there.
+
+    The two-point probabilities are not computed (``expr`` None, ``partner`` the map): they are
+    functions of the parameter, obtained by the caller over an interval
+    (:func:`fstheory.theory.two_point_fibre.uniform_disagreement_on`).
+    """
+
+    def __init__(self, scenario, params: dict, name: str):
+        self.symbol = scenario.parameter(name).symbol
+        super().__init__(BoundScenario(scenario, {**params, name: self.symbol}))
+
+    def _reflection_probability(self, tau):
+        return DEFERRED
+
+    def _uniform_probability(self, tau):
+        return DEFERRED if all(isinstance(self.laws[b], Uniform) for b in tau.coords) else None
+
+    def degenerate_points(self, lo, hi) -> list | None:
+        """The values of the parameter in (lo, hi) where a coefficient of the class expression or
+        of a feature (as a polynomial in the base variables) vanishes, so that a base-variable set
+        changes (None if they cannot be found exactly)."""
+        s = self.symbol
+        out = set()
+        for e in [self.event.expr, *self.exprs]:
+            syms = sorted(det.bases(e, self.laws), key=str)
+            if s not in e.free_symbols:
+                continue
+            if not syms or not e.is_polynomial(*syms):
+                return None
+            for c in sp.Poly(e, *syms).coeffs():
+                if s not in c.free_symbols:
+                    continue
+                try:
+                    roots = sp.solveset(c, s, sp.Interval.open(lo, hi))
+                except (NotImplementedError, ValueError, TypeError):
+                    return None
+                if roots is sp.S.EmptySet:
+                    continue
+                if not isinstance(roots, sp.FiniteSet):
+                    return None
+                out |= set(roots)
+        return sorted(out, key=lambda r: float(r))
 
 
 _CACHE: dict = {}

@@ -1,0 +1,267 @@
+r"""The joint inputs of the 3-D methods as leaves of the atlas certificate
+(:mod:`fstheory.orderings.atlas_certify`): H(C), MI(C;{V_i,V_j}), and the quantities that are
+identities in the leaves.
+
+Over the open range of the swept parameter t the structure comes from
+:class:`fstheory.scenarios.derive_joint.ParametricStructure`, derived once with t symbolic, so it
+holds at every t where no coefficient of the class or of a feature vanishes
+(:meth:`~fstheory.scenarios.derive_joint.ParametricStructure.degenerate_points`; such a point
+inside the range is refused). Each pair is then, on the whole range:
+
+* 0, H(C) or MI(C, V_r) of the one feature left: the leaf of that quantity (the same symbol, so
+  sets that reduce to one feature tie exactly with it);
+* two-point: H(C) - ln 2 * P(t), with P(t) the exact probability of disagreement as a rational
+  function of t (:func:`fstheory.theory.two_point_fibre.uniform_disagreement_on`, uniform laws:
+  polygon areas with every sign decision proved on the range by exact root isolation), an
+  elementary leaf (:class:`~fstheory.orderings.atlas_enclose.GenericLeaf`);
+* otherwise (the integral over directions of Scenarios II and III, the numerical route) there is
+  no enclosure and the certificate says which pairs.
+
+The other joint quantities are the engine's identities
+(:mod:`fstheory.scenarios.derive_joint`), written in the leaf symbols and expanded, so shared
+terms cancel exactly (H(X,Y,C) = h(X) + h(Y) - MI(X,Y) + H(C) - MI(C;{X,Y}) is exactly 0 in
+Scenario I):
+
+* MI(C;V_i|V_j) = MI(C;{V_i,V_j}) - MI(C,V_j);
+* MI(V_i;V_j|C) = MI(V_i,V_j) - MI(C,V_i) - MI(C,V_j) + MI(C;{V_i,V_j}), or +inf or 0 from the
+  structure;
+* H(V_i,V_j,C) = h(V_i) + h(V_j) - MI(V_i,V_j) + H(C) - MI(C;{V_i,V_j}), or -inf.
+
+Special points (the ends of the range, zeros of an entropy) are evaluated with the leaves'
+exact values there. The structure derived at such a point can differ from the open one (at
+k = 0 in Scenario I the class is a function of X alone), so :meth:`JointLeaves.check_point`
+proves, quantity by quantity, that the value derived at the point equals the open form's
+one-sided limit (exactly, by sympy): then the leaves are continuous up to the point, the point
+cells are the engine's values, and the open cells' end arguments are sound.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from fstheory.orderings.atlas_enclose import ConstLeaf, GenericLeaf, NoEnclosure, arb_of
+from fstheory.orderings.atlas_interval import IX, SYM_INF
+from fstheory.scenarios.derive_joint import ParametricStructure, joint_structure
+from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory.determination import SignedMap
+from fstheory.theory.symbolic import exact_value, is_exact_zero
+
+__all__ = ["JointLeaves"]
+
+LN2 = sp.log(2)
+
+
+class JointLeaves:
+    """The joint leaves of one certifier (its ``leaf`` and ``symbol`` tables gain ``("hc",)`` and
+    ``("pair", i, j)``); raises NoEnclosure, naming the quantities, when some have none."""
+
+    #: The interval value of an infinite structural kind.
+    INFINITE = {"+inf": IX.POS_INF, "-inf": IX.NEG_INF}
+
+    def __init__(self, cert):
+        sw = cert.sw
+        if cert.on_beta:
+            raise NoEnclosure("a 3-D method swept over beta")
+        if sw.spec.scenario_file is not None:
+            raise NoEnclosure("a scenario file: its joint inputs are not known to have enclosures")
+        self.cert = cert
+        pv = sw.pv
+        self.t = cert.t
+        self.lo, self.hi = sp.Rational(sw.spec.lo), sp.Rational(sw.spec.hi)
+        self.st = ParametricStructure(sw.scenario, dict(pv.reference_bound.params), sw.param)
+        inside = self.st.degenerate_points(self.lo, self.hi)
+        if inside is None or inside:
+            raise NoEnclosure("a 3-D method: the structure may change inside the range (a "
+                              "coefficient of the class or of a feature vanishes at "
+                              f"{inside if inside else 'points not found exactly'})")
+        self.n = len(pv.labels)
+        self._exprs: dict = {}
+        self._checked: set = set()
+        self._add_class_entropy()
+        missing: dict = {}
+        by_expr: dict = {}
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                why = self._add_pair(i, j, by_expr)
+                if why:
+                    missing.setdefault(why, []).append(
+                        "MI(C;{" + f"{pv.labels[i]},{pv.labels[j]}" + "})")
+        if missing:
+            parts = [f"{', '.join(v)} ({k})" for k, v in missing.items()]
+            raise NoEnclosure("a 3-D method: joint inputs without a rigorous enclosure over a "
+                              "cell: " + "; ".join(parts))
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                for d in (("given", i, j), ("hpair", i, j)):
+                    if self.kind(d) == "identity" and SYM_INF in self._terms(d):
+                        raise NoEnclosure(f"{self._label(d)}: an identity with an infinite term "
+                                          "(the engine does not compute it)")
+
+    # ----- leaves --------------------------------------------------------------------------------
+    def _add_class_entropy(self):
+        cert = self.cert
+        d = self.st.class_entropy()
+        if d.kind == "numeric":
+            raise NoEnclosure("a 3-D method: H(C) comes from the numerical route (no enclosure)")
+        q = ("hc",)
+        if d.kind == "zero":
+            cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
+        else:
+            cert.leaf[q] = ConstLeaf(lambda: arb_of(LN2), LN2)
+            cert.symbol[q] = sp.Symbol("HC")
+            cert.leaf_by_symbol[cert.symbol[q]] = cert.leaf[q]
+            cert.constant_symbols.add(cert.symbol[q])
+        self.hc_expr = sp.Integer(0) if d.kind == "zero" else LN2
+
+    def _add_pair(self, i, j, by_expr) -> str | None:
+        """Register MI(C;{V_i,V_j}); the reason it has no enclosure, or None."""
+        cert, q = self.cert, ("pair", i, j)
+        d = self.st.mi_class_set((i, j))
+        if d.kind == "zero":
+            cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
+        elif d.kind == "class-entropy":
+            cert.leaf[q], cert.symbol[q] = cert.leaf[("hc",)], cert.symbol[("hc",)]
+        elif d.kind == "single":
+            r = ("mi_c", d.reduced[0])
+            cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
+        elif d.kind == "two-point":
+            p = self._probability(d.partner)
+            if p is None:
+                return "a two-point probability that is not an exact function of the parameter"
+            expr = sp.expand(self.hc_expr - LN2 * p)
+            if expr not in by_expr:
+                leaf = GenericLeaf(expr, self.t, lambda x, e=expr: self._exact(e, x))
+                sym = sp.Symbol(f"J{len(by_expr)}")
+                by_expr[expr] = (leaf, sym)
+                cert.leaf_by_symbol[sym] = leaf
+            cert.leaf[q], cert.symbol[q] = by_expr[expr]
+        elif d.kind == "two-point-cone":
+            return "one integral over directions: values with error estimates, no enclosure"
+        else:
+            return "the numerical route"
+        return None
+
+    def _probability(self, partner):
+        """P(t) over the whole range as one rational function, or None."""
+        tau = tpf.reflection_partner(partner) if isinstance(partner, SignedMap) else partner
+        if tau is None:
+            return None
+        pieces = tpf.uniform_disagreement_on(tau, self.st.event, self.st.laws, self.t, self.lo,
+                                             self.hi)
+        if not pieces or len(pieces) != 1:
+            return None
+        return pieces[0][2]
+
+    def _exact(self, expr, x):
+        dirs = self.cert._dirs({self.t: x})
+        return exact_value(expr, {self.t: x}, dirs)
+
+    # ----- the identities --------------------------------------------------------------------------
+    def kind(self, d) -> str:
+        """"+inf", "-inf", "zero" or "identity" for ("cmi" | "given" | "hpair", i, j)."""
+        what, i, j = d
+        if what == "cmi":
+            return "zero" if i == j else "identity"
+        if what == "given":
+            return self.st.mi_given_class(i, j).kind
+        return self.st.joint_entropy_class(i, j).kind
+
+    def _terms(self, d) -> list:
+        """The signed leaf symbols of an identity (SYM_INF for an infinite leaf)."""
+        what, i, j = d
+        sym = self.cert.symbol
+
+        def pair():
+            return sym[("pair", min(i, j), max(i, j))]
+
+        if what == "cmi":
+            return [pair(), _neg(sym[("mi_c", j)])]
+        if what == "given":
+            return [sym[("mi", i, j)], _neg(sym[("mi_c", i)]), _neg(sym[("mi_c", j)]), pair()]
+        return [sym[("h", i)], sym[("h", j)], _neg(sym[("mi", i, j)]), sym[("hc",)],
+                _neg(pair())]
+
+    def expression(self, d, zeros: frozenset):
+        """The quantity ``d`` as an expanded sum of leaf symbols (the symbols in ``zeros`` are 0
+        on the cell), 0, or SYM_INF for an infinite kind."""
+        key = (d, zeros)
+        if key not in self._exprs:
+            kind = self.kind(d)
+            if kind in self.INFINITE:
+                out = SYM_INF
+            elif kind == "zero":
+                out = sp.Integer(0)
+            else:
+                terms = self._terms(d)
+                if SYM_INF in terms:
+                    raise NoEnclosure(f"{self._label(d)}: an infinite term")
+                out = sp.expand(sp.Add(*terms).xreplace({z: 0 for z in zeros}))
+            self._exprs[key] = out
+        return self._exprs[key]
+
+    def _label(self, d) -> str:
+        what, i, j = d
+        a, b = self.cert.sw.pv.labels[i], self.cert.sw.pv.labels[j]
+        return {"cmi": f"MI(C;{a}|{b})", "given": f"MI({a};{b}|C)", "hpair": f"H({a},{b},C)"}[what]
+
+    # ----- special points --------------------------------------------------------------------------
+    def check_point(self, x) -> None:
+        """Prove that every joint quantity derived at the special point ``x`` equals the open
+        form's value there (its one-sided limit); raises NoEnclosure naming the first that does
+        not."""
+        if x in self._checked:
+            return
+        cert = self.cert
+        pv = cert.sw.pv
+        st = joint_structure(pv.bound_at({cert.sw.param: x}))
+        leaf_exact: dict = {}
+
+        def opened(sym_expr):
+            e = sp.sympify(sym_expr)
+            for s in e.free_symbols - set(leaf_exact):
+                leaf_exact[s] = cert.leaf_by_symbol[s].exact(x)
+            return e.xreplace(leaf_exact)
+
+        hc = st.class_entropy()
+        if hc.kind == "numeric":
+            raise NoEnclosure(f"H(C) at {x} comes from the numerical route")
+        hc_pt = sp.Integer(0) if hc.kind == "zero" else LN2
+        _same(hc_pt, opened(cert.symbol[("hc",)]), f"H(C) at {x}")
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                d = st.mi_class_set((i, j))
+                if d.kind == "zero":
+                    v = sp.Integer(0)
+                elif d.kind == "class-entropy":
+                    v = hc_pt
+                elif d.kind == "single":
+                    v = opened(cert.symbol[("mi_c", d.reduced[0])])
+                elif d.kind == "two-point" and d.expr is not None:
+                    v = hc_pt - LN2 * d.expr
+                else:
+                    raise NoEnclosure(f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}: no exact "
+                                      "value")
+                _same(v, opened(cert.symbol[("pair", i, j)]),
+                      f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}")
+                for what, pt_kind in (("given", st.mi_given_class(i, j).kind),
+                                      ("hpair", st.joint_entropy_class(i, j).kind)):
+                    dd = (what, i, j)
+                    open_kind = self.kind(dd)
+                    if pt_kind == open_kind:
+                        continue  # the same identity of continuous leaves, or the same constant
+                    if pt_kind in self.INFINITE or open_kind in self.INFINITE:
+                        raise NoEnclosure(f"{self._label(dd)} is {pt_kind} at {x} but "
+                                          f"{open_kind} on the open range")
+                    _same(sp.Integer(0), opened(self.expression(dd, frozenset())),
+                          f"{self._label(dd)} at {x}")
+        self._checked.add(x)
+
+
+def _neg(s):
+    return SYM_INF if s is SYM_INF else -s
+
+
+def _same(a, b, what: str) -> None:
+    if a is SYM_INF or b is SYM_INF or not is_exact_zero(sp.sympify(a) - sp.sympify(b)):
+        raise NoEnclosure(f"{what}: the value derived at the point ({a}) is not the limit of the "
+                          f"open range's form ({b})")
