@@ -436,8 +436,12 @@ class Certifier:
             if a is SYM_INF or b is SYM_INF:
                 out = None
             else:
-                # factored: a leaf common to every term (L5*(m - L7)) is evaluated once
-                out = sp.factor(sp.cancel(sp.together(a - b)))
+                # factored: a leaf common to every term (L5*(m - L7)) is evaluated once; a
+                # large difference (DISR's sums of ratios) is left as it is: multivariate
+                # factoring of its common numerator runs for minutes
+                out = a - b
+                if sp.count_ops(out) <= FACTOR_OPS:
+                    out = sp.factor(sp.cancel(sp.together(out)))
             self._sym_cache[key] = out
         return self._sym_cache[key]
 

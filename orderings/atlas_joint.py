@@ -77,6 +77,7 @@ class JointLeaves:
         self.n = len(pv.labels)
         self._exprs: dict = {}
         self._checked: set = set()
+        self._closed: dict = {}  # closed form -> (leaf, symbol), see _closed_leaf
         self._add_class_entropy()
         missing: dict = {}
         by_expr: dict = {}
@@ -195,9 +196,36 @@ class JointLeaves:
                 terms = self._terms(d)
                 if SYM_INF in terms:
                     raise NoEnclosure(f"{self._label(d)}: an infinite term")
-                out = sp.expand(sp.Add(*terms).xreplace({z: 0 for z in zeros}))
+                out = self._closed_leaf(d, terms) if d[0] == "hpair" else None
+                if out is None:
+                    out = sp.expand(sp.Add(*terms).xreplace({z: 0 for z in zeros}))
             self._exprs[key] = out
         return self._exprs[key]
+
+    def _closed_leaf(self, d, terms):
+        """H(V_i,V_j,C) as one leaf of its own closed form in t, when every term has one and
+        the sum is a polynomial in t (else None); equal forms share one leaf, so ties stay
+        exact. A divisor of DISR: the difference of its terms'
+        enclosures cannot exclude 0 where it tends to 0 (H(Z,X,C_k) = k ln 2 / 2 in Scenario I,
+        a pole at k = 0), the closed form's monotone enclosure does."""
+        cert = self.cert
+        s = sp.Add(*terms)
+        closed = cert._closed_forms(s.free_symbols)
+        if closed is None:
+            return None
+        form = sp.cancel(sp.expand(s.xreplace(closed)))
+        if is_exact_zero(form):
+            return sp.Integer(0)
+        if form.free_symbols != {self.t} or not form.is_polynomial(self.t):
+            return None  # (a removable singularity, as in log(1 - k)/k, has no enclosure)
+        if d not in cert.leaf:
+            if form not in self._closed:
+                sym = sp.Symbol(f"H{len(self._closed)}")
+                leaf = GenericLeaf(form, self.t, lambda x, e=form: self._exact(e, x))
+                cert.leaf_by_symbol[sym] = leaf
+                self._closed[form] = (leaf, sym)
+            cert.leaf[d], cert.symbol[d] = self._closed[form]
+        return cert.symbol[d]
 
     def _label(self, d) -> str:
         what, i, j = d
