@@ -730,7 +730,7 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     certify : bool, optional
         Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`); the default
         runs it where it applies (every input has a rigorous enclosure: Scenarios I and II,
-        not scenario files, numerical-route inputs or the 3-D methods). Without it the result
+        the 3-D methods in Scenario I; not scenario files or numerical-route inputs). Without it the result
         carries the statement of what the sampled search guarantees, with the reason.
     """
     sw = _sweep(spec)
