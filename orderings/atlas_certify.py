@@ -19,14 +19,17 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    every other remaining candidate c on the whole cell:
 
    * by kinds: c indeterminate on the cell, or w = +inf, or c = -inf, or both the same infinity
-     with w first in the list (the exact world's tie rule);
+     with w first in the list (the exact world's tie rule); w = +inf also beats a c whose
+     objective is unbounded near an open end of the cell but finite at each of its points
+     (every divisor's enclosure excludes 0, or its closed form has no zero in the cell);
    * for finite values, by the enclosure of obj(w) - obj(c) > 0; failing that, by the same
      difference written as one rational function of the input functions (:class:`SymbolicOps`,
      simplified by sympy, so shared terms cancel): if it is identically 0 the two candidates
      are the same function and w must come first in the list (X and 3X+1); else its enclosure,
      and failing that its derivative's: where the derivative's enclosure excludes 0 the
      difference is monotone on the cell and its values at the two ends decide (at an end
-     excluded from the cell, >= 0 suffices);
+     excluded from the cell, >= 0 suffices); a difference with min or max terms is split
+     (:meth:`Certifier._split_positive`); equal exact constants are one leaf, so they cancel;
    * a stopped region: every remaining candidate indeterminate on the whole cell.
 
    An undecided cell is bisected (pairs proved on a cell are not re-checked on its halves), down
@@ -40,10 +43,15 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    else the certificate proves strict inequalities, so the exact world's tie band
    (10^-(digits+7)) cannot change a certified ordering outside the certified brackets.
 
+The 3-D methods' joint inputs are leaves and identities in them
+(:class:`fstheory.orderings.atlas_joint.JointLeaves`, from the structure derived with the swept
+parameter symbolic); at every special point each joint quantity derived there is proved equal
+to the open form's limit before the point pieces are evaluated.
+
 Not certifiable (the statement says which and why): inputs from the numerical route (scenario
-files' numeric quantities, Scenario III), the joint inputs of the 3-D methods (the reason names
-the numerical-route pairs and the two-point closed forms, :func:`joint_reason`), a region that
-stops undecided.
+files' numeric quantities, Scenario III), joint inputs without an enclosure (the integrals over
+directions of Scenario II, two-point probabilities of non-uniform laws: the reason names the
+pairs), a structure that changes inside the range, a region that stops undecided.
 """
 
 from __future__ import annotations
