@@ -53,6 +53,7 @@ import mpmath
 import sympy as sp
 
 from fstheory.orderings import atlas_lowstage as lowstage
+from fstheory.orderings.atlas_lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method
@@ -357,17 +358,6 @@ class _Sweep:
 _SWEEPS: dict = {}
 _VALUES: dict = {}
 
-#: Significant digits of the first-stage joint values of the 3-D methods (the numerical route
-#: then works to LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6 digits, its stated target).
-LOW_DIGITS = 8
-LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
-
-
-#: The relative error radius of a numerical first-stage joint value: 100 times the accuracy
-#: the engine guarantees for it (a numerical value is accepted at LOW_DIGITS digits with a
-#: relative error up to 10^-LOW_DIGITS, whatever the route aimed at). The objectives' enclosures
-#: follow from it term by term (:mod:`fstheory.orderings.atlas_lowstage`).
-LOW_ERROR = mpmath.mpf(10) ** -(LOW_DIGITS - 2)
 
 
 def _equal(a: ExtendedReal, b: ExtendedReal) -> bool:

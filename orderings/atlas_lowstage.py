@@ -47,8 +47,20 @@ import sympy as sp
 
 from fstheory.orderings.atlas_interval import IX, IntervalOps
 from fstheory.theory.extended import ExtendedReal, Kind
+from fstheory.theory.symbolic import GUARD_DIGITS
 
-__all__ = ["LowStageView", "enclosure", "decided"]
+__all__ = ["LowStageView", "enclosure", "decided", "LOW_DIGITS", "LOW_ERROR"]
+
+#: Significant digits of the first-stage joint values of the 3-D methods (the numerical route
+#: then works to LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6 digits, its stated target).
+LOW_DIGITS = 8
+LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
+
+#: The relative error radius of a numerical first-stage joint value: 100 times the accuracy
+#: the engine guarantees for it (a numerical value is accepted at LOW_DIGITS digits with a
+#: relative error up to 10^-LOW_DIGITS, whatever the route aimed at). The objectives' enclosures
+#: follow from it term by term.
+LOW_ERROR = mpmath.mpf(10) ** -(LOW_DIGITS - 2)
 
 #: Pair kinds whose value comes from an exact expression (kinds of
 #: :meth:`fstheory.scenarios.derive_joint.JointStructure.mi_class_set`; a two-point
