@@ -52,6 +52,8 @@ from typing import Callable
 import mpmath
 import sympy as sp
 
+from fstheory.orderings import atlas_lowstage as lowstage
+from fstheory.orderings.atlas_lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method
@@ -276,8 +278,8 @@ class _Sweep:
     @property
     def two_stage(self) -> bool:
         """3-D methods: orderings and brackets first at :data:`LOW_DIGITS` joint values (their
-        numerical-route pairs cost seconds each), kept only where every comparison is decided by
-        a margin far above their error (else recomputed at the working digits)."""
+        numerical-route pairs cost seconds each), kept only where every comparison holds for
+        every value within their error, term by term (else recomputed at the working digits)."""
         return self.method.dimension == 3 and self.spec.digits > LOW_DIGITS
 
     def order(self, t, exact: bool = False) -> tuple[tuple[int, ...], bool]:
@@ -296,12 +298,15 @@ class _Sweep:
 
     def _order_low(self, t, exact: bool = False):
         """The ordering at ``t`` from the low-precision joint values, and the number of its
-        first steps decided by more than :func:`_margin` (None: all of it, with the stop);
+        first steps decided for every value within the first stage's error
+        (:mod:`fstheory.orderings.atlas_lowstage`; None: all of it, with the stop);
         the working digits decide from there (a near tie, a value not computed)."""
         v = self.values(t, exact, low=True)
-        r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
+        beta = self.beta_at(t)
+        r = select(v, self.method, beta, reading=self.spec.reading,
                    zero_beta=self.spec.zero_beta, digits=LOW_ACCURACY)
         order, stopped = tuple(r.order), r.stop is not None
+        view = lowstage.LowStageView(v, LOW_ERROR, mpmath.mpf(10) ** -(LOW_ACCURACY + 2))
         with mpmath.workdps(LOW_ACCURACY + 4):
             rest = list(range(len(self.labels)))
             for n in range(len(order) + (1 if stopped else 0)):
@@ -313,9 +318,12 @@ class _Sweep:
                     if not all(o.is_indeterminate for o in objs.values()):
                         return order, stopped, n
                     break
+                enc = {c: lowstage.objective(self.method, view, c, prefix, beta,
+                                             self.spec.reading, self.spec.zero_beta)
+                       for c in rest}
                 w = order[n]
                 for c, fc in objs.items():
-                    if c == w or _decided(objs[w], fc, w, c):
+                    if c == w or lowstage.decided(enc[w], enc[c], w, c):
                         continue
                     if not (_equal(objs[w], fc) and w < c and self._tie_at_full(t, exact, w, c,
                                                                                  prefix)):
@@ -350,38 +358,10 @@ class _Sweep:
 _SWEEPS: dict = {}
 _VALUES: dict = {}
 
-#: Significant digits of the first-stage joint values of the 3-D methods (the numerical route
-#: then works to LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6 digits, its stated target).
-LOW_DIGITS = 8
-LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
-
-
-def _margin(*values) -> mpmath.mpf:
-    """A difference of objectives from the low-precision values is trusted when it exceeds this:
-    10^4 times the accuracy the engine guarantees for them (a numerical value is accepted at
-    LOW_DIGITS digits with a relative error up to 10^-LOW_DIGITS, whatever the route aimed at),
-    relative to the larger of 1 and the objectives."""
-    return mpmath.mpf(10) ** -(LOW_DIGITS - 4) * max([mpmath.mpf(1)] + [abs(v) for v in values])
 
 
 def _equal(a: ExtendedReal, b: ExtendedReal) -> bool:
     return a.is_finite and b.is_finite and a.value == b.value
-
-
-def _decided(fw: ExtendedReal, fc: ExtendedReal, w: int, c: int) -> bool:
-    """Whether w's objective beats c's beyond doubt (kinds, or a margin), as in the greedy rule.
-    Equal finite values are not decided here (see :meth:`_Sweep._tie_at_full`): bitwise equal at
-    the first stage, CIFE's Y^2 and 3X+1 at 6e-22 from their crossing once made the lower index
-    win on the wrong side, and the crossing was placed 2e-20 off."""
-    if fc.is_indeterminate:
-        return fw.is_determinate
-    if fw.is_indeterminate:
-        return False
-    if fw.is_infinite or fc.is_infinite:
-        if fw.is_infinite and fc.is_infinite and fw.kind is fc.kind:
-            return w < c
-        return (fw - fc).sign() > 0
-    return fw.value - fc.value > _margin(fw.value, fc.value)
 
 
 def _sweep(spec: AtlasSpec) -> _Sweep:

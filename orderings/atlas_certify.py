@@ -67,6 +67,8 @@ from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEn
                                               working_precision)
 from fstheory.orderings.atlas_interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
 from fstheory.orderings.atlas_joint import JointLeaves
+from fstheory.orderings.atlas_lowstage import LOW_DIGITS
+from fstheory.orderings.methods import get_method
 from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
@@ -94,6 +96,11 @@ def guarantee(spec, reason: str | None = None) -> dict:
                     f"10^-{spec.digits // 2} of a special point, is not resolved"),
         "grid": spec.grid,
     }
+    if get_method(spec.method).dimension == 3 and spec.digits > LOW_DIGITS:
+        out["summary"] += (f"; the orderings are first decided on {LOW_DIGITS}-digit joint "
+                           "values, a step only where it holds for every input within 100 times "
+                           "their stated error, term by term, and otherwise at the working "
+                           "digits")
     if reason:
         out["reason"] = reason
         out["summary"] += f" (no certificate: {reason})"
