@@ -65,7 +65,8 @@ from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEn
                                               SkewNormalLeaf, UniformClassLeaf, arb_of,
                                               skew_normal_argument, skew_normal_mi_ball, to_ix,
                                               working_precision)
-from fstheory.orderings.atlas_interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
+from fstheory.orderings.atlas_interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
+                                               evaluate_expr)
 from fstheory.orderings.atlas_joint import JointLeaves
 from fstheory.orderings.atlas_lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
@@ -480,18 +481,8 @@ class Certifier:
             # c's objective unbounded on the cell (a pole at its open end) but finite at every
             # point of it
             return True if self._finite_on(cell, prefix, c, zeros()) else None
-        if a.kind == "undecided" or b.kind == "undecided":
-            return None
-        if a.kind == "indeterminate":
-            return False
-        if b.kind == "indeterminate":
-            return True
-        if a.infinite and b.infinite and a.kind == b.kind:
-            return w < c
-        if a.kind == "+inf" or b.kind == "-inf":
-            return True
-        if a.kind == "-inf" or b.kind == "+inf":
-            return False
+        if not (a.finite and b.finite):
+            return by_kinds(a, b, w, c)
         g = a - b
         if g.positive():
             return True

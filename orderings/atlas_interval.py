@@ -66,7 +66,7 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-__all__ = ["IX", "IntervalOps", "SymbolicOps", "evaluate_expr", "SYM_INF"]
+__all__ = ["IX", "IntervalOps", "SymbolicOps", "evaluate_expr", "SYM_INF", "by_kinds"]
 
 _INF = mpmath.inf
 
@@ -371,6 +371,26 @@ def _over(a: IX, b: IX) -> IX:
     if a.zero:
         return IX.ZERO
     return _times(a, _reciprocal(b))
+
+
+def by_kinds(a: IX, b: IX, w: int, c: int) -> bool | None:
+    """Whether ``a`` (the objective of candidate w) beats ``b`` (of c) by their kinds alone, as
+    in the greedy rule: an indeterminate objective loses (``a`` indeterminate: False), the same
+    infinity goes to the lower index, +inf beats and -inf loses to anything else. None when
+    both are finite, or when one is undecided."""
+    if a.kind == "undecided" or b.kind == "undecided":
+        return None
+    if a.kind == "indeterminate":
+        return False
+    if b.kind == "indeterminate":
+        return True
+    if a.infinite and b.infinite and a.kind == b.kind:
+        return w < c
+    if a.kind == "+inf" or b.kind == "-inf":
+        return True
+    if a.kind == "-inf" or b.kind == "+inf":
+        return False
+    return None
 
 
 def _extreme(values: Sequence[IX], pick_max: bool) -> IX:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from fstheory.orderings.atlas_interval import IX, IntervalOps
+from fstheory.orderings.atlas_interval import IX, IntervalOps, by_kinds
 from fstheory.theory.extended import ExtendedReal, Kind
 from fstheory.theory.symbolic import GUARD_DIGITS
 
@@ -171,14 +171,6 @@ def objective(method, view: LowStageView, i: int, prefix, beta, reading, zero_be
 def decided(fw: IX, fc: IX, w: int, c: int) -> bool:
     """Whether w's objective beats c's for every value in their enclosures (kinds as in the
     greedy rule: an indeterminate candidate loses, equal infinities go to the lower index)."""
-    if fc.kind == "indeterminate":
-        return fw.kind not in ("indeterminate", "undecided")
-    if fw.kind in ("indeterminate", "undecided") or fc.kind == "undecided":
-        return False
-    if fw.infinite and fc.infinite and fw.kind == fc.kind:
-        return w < c
-    if fw.kind == "+inf" or fc.kind == "-inf":
-        return True
-    if fw.kind == "-inf" or fc.kind == "+inf":
-        return False
+    if not (fw.finite and fc.finite):
+        return bool(by_kinds(fw, fc, w, c))
     return (fw - fc).positive()

@@ -129,6 +129,10 @@ def main(argv=None) -> int:
             ("fstheory atlas --scenario uniform --method jmi --vary k --grid 12",
              cli + ["atlas", "--scenario", "uniform", "--method", "jmi", "--vary", "k",
                     "--grid", "12"], 60.0),
+            # the 3-D row whose certificate needs the most cells (DISR's pole at k = 0)
+            ("fstheory atlas --scenario uniform --method disr --vary k --grid 12",
+             cli + ["atlas", "--scenario", "uniform", "--method", "disr", "--vary", "k",
+                    "--grid", "12"], 60.0),
             ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d (make reproduce-atlas)",
              [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2",
               "3d"],
