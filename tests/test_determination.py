@@ -168,3 +168,14 @@ def test_witnesses_are_checked_exactly(exprs):
 def test_no_witness_when_the_class_is_determined():
     event = det.ClassEvent(X + Y / 5, 0)
     assert det.uncertainty_witness([X, X - Y], event, UNIFORM) is None
+
+
+def test_swap_probability_with_a_symbolic_law_parameter_is_refused():
+    # Uniform(-d, d) with d symbolic: the pieces of the integral cannot be ordered, so no value
+    # (None, as for a law outside the known families) rather than a TypeError
+    d = sp.Symbol("d", positive=True)
+    laws = {X: Uniform(-d, d), Y: Uniform(-d, d)}
+    event = det.ClassEvent(X + R(3, 10) * Y, 0)
+    tau = det.two_point([X, Y**2], event, laws)
+    assert tau is not None
+    assert det.swap_probability(event, tau, laws) is None

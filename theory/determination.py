@@ -543,7 +543,8 @@ def swap_probability(event: ClassEvent, tau: SignedMap, laws) -> sp.Expr | None:
     Then ``g o tau - theta = A - U`` and the classes differ iff ``|A| < |U|``:
     ``P = int_0^inf 2 f_U(u) (F_A(u) - F_A(-u)) du`` (or ``P(|U| > |a|)`` for a constant A).
     Pieces that sympy integrates quickly are integrated; the others stay one-dimensional
-    integrals (evaluated by quadrature). None if a law is not in a known family.
+    integrals (evaluated by quadrature). None if a law is not in a known family, or if the
+    laws' parameters are symbolic.
     """
     g = sp.expand(event.expr - event.threshold)
     moved = {b: t for b, s, _, t in tau.mapping if s == -1}
@@ -574,6 +575,8 @@ def swap_probability(event: ClassEvent, tau: SignedMap, laws) -> sp.Expr | None:
     for p in law_u.breakpoints():
         if p.is_finite:
             cuts.add(sp.Abs(p))
+    if not all(c.is_number for c in cuts | {hi_u}):
+        return None  # a symbolic parameter in the laws: the pieces cannot be ordered
     pts = sorted((c for c in cuts if c.is_finite and 0 <= c and (hi_u == sp.oo or c <= hi_u)),
                  key=lambda c: float(c))
     if hi_u == sp.oo:
