@@ -715,7 +715,11 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     """
     sw = _sweep(spec)
     lo, hi = as_exact(spec.lo), as_exact(spec.hi)
-    special = [lo] + _entropy_zeros(sw, lo, hi) + [hi]
+    # a 3-D objective reads h(V) only inside H(Vi,Vj,C), which is continuous where h(V) = 0,
+    # and its joint values need the scenario bound at the point (rational: such zeros are often
+    # not, delta = exp(-1/2)/10 + 2/15 for h = 0 in Scenario I)
+    zeros = [] if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
+    special = [lo] + zeros + [hi]
     per_unit = max(spec.grid, 4)
     grid_pts = []
     for s0, s1 in zip(special, special[1:]):

@@ -56,6 +56,7 @@ pairs), a structure that changes inside the range, a region that stops undecided
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 
 import mpmath
@@ -70,7 +71,7 @@ from fstheory.orderings.atlas_interval import (IX, SYM_INF, IntervalOps, Symboli
 from fstheory.orderings.atlas_joint import JointLeaves
 from fstheory.orderings.atlas_lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
-from fstheory.orderings.atlas_values import man_exp
+from fstheory.orderings.atlas_values import as_exact, man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
 __all__ = ["applicable", "certify", "guarantee", "Certifier"]
@@ -722,7 +723,7 @@ class Certifier:
         return used, None
 
     def pieces(self, result):
-        """[(Cell, order, stopped)] covering the range, and the certified brackets."""
+        """[(Cell, region or None)] covering the range, and the certified brackets."""
         special = list(result.special)
         brackets = []
         with mpmath.workprec(self.bits):
@@ -737,13 +738,15 @@ class Certifier:
         out = []
         for kind, a, b in bounds:
             if kind == "s":
-                out.append((Cell(a, a), *self._order_at(result, a, point=True)))
+                out.append((Cell(a, a), self._region_at(result, a, point=True)))
         for (k0, _, r0), (k1, l1, _) in zip(bounds, bounds[1:]):
             cell = Cell(r0, l1, k0 == "s", k1 == "s")
-            out.append((cell, *self._order_at(result, cell, point=False)))
+            out.append((cell, self._region_at(result, cell, point=False)))
         return out, brackets
 
-    def _order_at(self, result, where, point: bool):
+    def _region_at(self, result, where, point: bool):
+        """The region whose ordering a point or a whole interval piece must have (None: no
+        region holds all of the piece, so the reported regions do not fit the cuts)."""
         with mpmath.workprec(self.bits):
             if point:
                 x = where
@@ -755,10 +758,72 @@ class Certifier:
                     regs.sort(key=lambda r: not (isinstance(r.sample, sp.Basic)
                                                  and r.sample == x))
             else:
-                x = (_ix_end(where.lo, "n") + _ix_end(where.hi, "n")) / 2
-                regs = [r for r in result.regions if _lt(r.lo, x) and _lt(x, r.hi)]
-        r = regs[0]
-        return r.order, r.stopped
+                regs = [r for r in result.regions if _le(r.lo, where.lo) and _le(where.hi, r.hi)]
+        return regs[0] if regs else None
+
+    def _pole_failures(self) -> list:
+        """Zeros inside the range of an H(V_i,V_j,C) that the objective divides by (a pole the
+        sweep does not take as a special point, so the pieces cannot be proved: said at once
+        rather than after bisecting to the cell budget). Only divisors that are one closed-form
+        leaf are solved; the others are left to the cells."""
+        read: set = set()
+
+        class Recorder(_SymbolicView):
+            def h_pair_c(self, i, j):
+                read.add((min(i, j), max(i, j)))
+                return super().h_pair_c(i, j)
+
+        n = len(self.sw.labels)
+        if n < 2:
+            return []
+        lo = as_exact(self.sw.spec.lo)
+        _, sops, beta = self._beta_ops(Cell(lo, lo))
+        self._objective(sops, Recorder(self, frozenset()), 1, (0,), beta)
+        if not read:
+            return []
+        joint = self.joint()
+        where = sp.Interval.open(as_exact(self.sw.spec.lo), as_exact(self.sw.spec.hi))
+        out = []
+        labels = self.sw.labels
+        for i in range(n):
+            for j in range(i + 1, n):
+                d = ("hpair", i, j)
+                if joint.kind(d) != "identity":
+                    continue
+                e = joint.expression(d, frozenset())
+                leaf = self.leaf_by_symbol.get(e) if isinstance(e, sp.Symbol) else None
+                if not isinstance(leaf, GenericLeaf):
+                    continue
+                roots = self._roots_in(leaf.expr, where)
+                if isinstance(roots, sp.FiniteSet) and roots:
+                    x = sorted(roots, key=lambda r: float(r))[0]
+                    out.append(f"H({labels[i]},{labels[j]},C) = {leaf.expr} vanishes at "
+                               f"{self.sw.param} = {x} = {sp.N(x, 20)} inside the range: the "
+                               "objective has a pole there that the sweep does not take as a "
+                               "special point")
+        return out
+
+    def _layout_failures(self, result, brackets) -> list:
+        """What makes the reported regions and breakpoints unfit for a proof, whatever the
+        values: the regions must tile the range in order, and each breakpoint lie in its
+        certified bracket (every region end is then a special point or inside a bracket, since
+        each interval piece must lie in one region)."""
+        out = []
+        regs = list(result.regions)
+        lo, hi = as_exact(self.sw.spec.lo), as_exact(self.sw.spec.hi)
+        with mpmath.workprec(self.bits):
+            if not regs or not (_le(regs[0].lo, lo) and _le(lo, regs[0].lo)) or not (
+                    _le(regs[-1].hi, hi) and _le(hi, regs[-1].hi)):
+                out.append("the regions do not start and end at the ends of the range")
+            for a, b in zip(regs, regs[1:]):
+                if not (_le(a.hi, b.lo) and _le(b.lo, a.hi)):
+                    out.append(f"the regions ending at {_text(a.hi)} and starting at "
+                               f"{_text(b.lo)} do not meet")
+            for x0, x1, b in brackets:
+                if not (_le(x0, b.at) and _le(b.at, x1)):
+                    out.append(f"the breakpoint at {_text(b.at)} lies outside its certified "
+                               f"bracket [{_text(x0)}, {_text(x1)}]")
+        return out
 
     def run(self, result) -> dict:
         if self.sw.method.dimension == 3:
@@ -776,11 +841,23 @@ class Certifier:
                 if x1 - x0 >= limit * max(abs(x0), abs(x1)):
                     failures.append(f"the certified bracket [{_text(x0)}, {_text(x1)}] is not "
                                     f"below 10^-{self.digits} relative")
-        for cell, order, stopped in pieces:
-            used, fail = self.certify_piece(cell, order, stopped)
+        failures += self._layout_failures(result, brackets)
+        poles = self._pole_failures() if self.sw.method.dimension == 3 else []
+        if poles:
+            return self._finish(0, brackets, failures + poles)
+        for cell, region in pieces:
+            if region is None:
+                failures.append(f"{_where(cell)}: no reported region holds the whole piece (a "
+                                "region ends where no breakpoint bracket or special point is)")
+                continue
+            used, fail = self.certify_piece(cell, region.order, region.stopped)
             cells += used
             if fail:
                 failures.append(f"{_where(cell)}: {fail}")
+        return self._finish(cells, brackets, failures)
+
+    def _finish(self, cells: int, brackets, failures: list) -> dict:
+        """The certificate of a run: what was proved, the printed brackets, the failures."""
         d = self.digits
         what = {"k": "MI(C, V) enclosed by monotone series (Scenario I) or by the monotone "
                      "skew-normal expectation F(|lambda|) with certified integrals (Scenario II)",
@@ -796,9 +873,17 @@ class Certifier:
             "method": ("interval arithmetic (python-flint arb balls, outward-rounded mpmath "
                        "intervals) through the method's own objective code; " + what),
             "cells": cells,
-            "brackets": [{"at": _dec(b.at, d), "from": _dec(x0, d + 3), "to": _dec(x1, d + 3)}
-                         for x0, x1, b in brackets],
+            "brackets": [],
         }
+        for x0, x1, b in brackets:
+            at = _dec(b.at, d + 3)  # the bracket's digits (20 digits can fall outside it)
+            lo, hi = _bracket_text(x0, x1, at, d + 3)
+            out["brackets"].append({"at": at, "from": lo, "to": hi})
+            w, m = Fraction(hi) - Fraction(lo), max(abs(Fraction(lo)), abs(Fraction(hi)))
+            if w >= Fraction(1, 10**d) * m:
+                failures.append(f"the printed bracket [{lo}, {hi}] is not below 10^-{d} "
+                                "relative")
+        out["certified"] = not failures
         if self.notes:
             out["assumptions"] = list(self.notes)
         if failures:
@@ -829,6 +914,24 @@ class _Refuted(Exception):
 def _fraction(x: mpmath.mpf) -> Fraction:
     man, exp = man_exp(x)
     return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _bracket_text(x0, x1, at: str, digits: int) -> tuple[str, str]:
+    """A certified bracket [x0, x1] widened to hold the printed breakpoint ``at`` and written
+    with ``digits`` significant digits, rounded outward (so the printed bracket still holds
+    the crossing, and the printed ``at``)."""
+    lo = min(_fraction(x0), Fraction(at))
+    hi = max(_fraction(x1), Fraction(at))
+    return _decimal(lo, digits, decimal.ROUND_FLOOR), _decimal(hi, digits, decimal.ROUND_CEILING)
+
+
+def _decimal(f: Fraction, digits: int, rounding) -> str:
+    if f == 0:
+        return "0"
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.rounding = digits, rounding
+        d = decimal.Decimal(f.numerator) / decimal.Decimal(f.denominator)
+    return format(d, "f")
 
 
 def _ix_end(x, rnd: str) -> mpmath.mpf:

@@ -68,7 +68,11 @@ class JointLeaves:
         pv = sw.pv
         self.t = cert.t
         self.lo, self.hi = sp.Rational(sw.spec.lo), sp.Rational(sw.spec.hi)
-        self.st = ParametricStructure(sw.scenario, dict(pv.reference_bound.params), sw.param)
+        try:
+            self.st = ParametricStructure(sw.scenario, dict(pv.reference_bound.params), sw.param)
+        except (AttributeError, TypeError) as exc:  # a parameter of the features' labels
+            raise NoEnclosure(f"a 3-D method: the joint structure cannot be derived with "
+                              f"'{sw.param}' symbolic ({exc})") from exc
         inside = self.st.degenerate_points(self.lo, self.hi)
         if inside is None or inside:
             raise NoEnclosure("a 3-D method: the structure may change inside the range (a "

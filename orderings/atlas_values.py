@@ -45,7 +45,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.declaration import BoundScenario, Scenario
 from fstheory.scenarios.derive import derive
 from fstheory.scenarios.evaluate import PointQuantities, evaluate
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
@@ -289,12 +289,15 @@ class ParametricValues:
 
     # ----- values at a point --------------------------------------------------------------------
     def bound_at(self, point: dict) -> BoundScenario:
-        """The scenario bound at ``point`` (exact rationals; raises ParameterError outside)."""
+        """The scenario bound at ``point`` (exact rationals; ValueError otherwise: the sweep
+        only binds its own rational points, so an irrational one is an internal error, not the
+        user's)."""
         vals = {}
         for name in self.vary:
             x = as_exact(point[name])
             if not x.is_Rational:
-                raise ParameterError(f"parameter '{name}': {x} is not rational")
+                raise ValueError(f"the atlas bound parameter '{name}' at {x}, which is not "
+                                 "rational (the scenario's laws need a rational value)")
             vals[name] = x
         return self.scenario.bind(**self.fixed, **vals)
 
