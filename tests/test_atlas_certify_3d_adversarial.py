@@ -12,12 +12,11 @@ Two kinds of checks:
   away from its breakpoint, a breakpoint moved outside its bracket, a region split without a
   breakpoint, a gap between regions, a claimed stop, a swap at a special point.
 
-Some of these assert the correct behaviour and FAIL at the commit that added them (each says
-so): the certificate takes each piece's ordering from the one region that holds the piece's
-midpoint and never compares the regions' ends or the breakpoints' positions with the certified
-brackets, so a region that does not hold a piece's midpoint is never checked and a wrong result
-is certified; a gap between regions is an IndexError; the printed breakpoint lies outside its
-printed bracket; 3-D rows swept over a or delta crash.
+Several of these failed when they were written and found real defects, since fixed: the
+certificate took each piece's ordering from the one region holding the piece's midpoint and
+never compared the regions' ends or the breakpoints' positions with the certified brackets, so
+a wrong result was certified; a gap between regions was an IndexError; the printed breakpoint
+lay outside its printed bracket; 3-D rows swept over a or delta crashed.
 """
 
 from __future__ import annotations
@@ -175,7 +174,7 @@ def test_certified_brackets_hold_the_closed_form_crossing(results, case):
 def test_printed_breakpoint_lies_in_its_printed_bracket(results, case):
     # the JSON certificate's "at" (20 digits) against its "from"/"to" (23 digits): a reader who
     # checks the printed numbers must find the breakpoint inside its certified bracket.
-    # FAILS at the commit that added it: "at" is rounded to 20 significant digits while the
+    # Before the fix (8dbea6d): "at" is rounded to 20 significant digits while the
     # bracket is narrower than that rounding (e.g. at 0.59707783177111439837, bracket
     # [0.59707783177111439836482, 0.59707783177111439836723]).
     res = results[case]
@@ -199,15 +198,21 @@ def _crossing(res, step):
     return b, n
 
 
+def _moved_end(res, n, x):
+    """The regions with the common end of regions n and n + 1 moved to x."""
+    regions = list(res.regions)
+    regions[n] = replace(regions[n], hi=x)
+    regions[n + 1] = replace(regions[n + 1], lo=x)
+    return regions
+
+
 @pytest.mark.parametrize("shift", ["-1e-12", "-1e-3"])
 def test_breakpoint_and_bracket_moved_together_are_refused(icap, shift):
     # the step-4 crossing (Y^2 against 3X+1), its bracket and the two regions' common end all
     # moved: the true crossing is outside the certified bracket
     b, n = _crossing(icap, 4)
     s = mpmath.mpf(shift)
-    regions = list(icap.regions)
-    regions[n] = replace(regions[n], hi=b.at + s)
-    regions[n + 1] = replace(regions[n + 1], lo=b.at + s)
+    regions = _moved_end(icap, n, b.at + s)
     bps = [replace(x, at=b.at + s, bracket=(b.bracket[0] + s, b.bracket[1] + s)) if x is b else x
            for x in icap.breakpoints]
     cert = _recertify(icap, regions, bps)
@@ -219,12 +224,10 @@ def test_breakpoint_and_bracket_moved_together_are_refused(icap, shift):
 def test_regions_end_moved_away_from_the_breakpoint_is_refused(icap, shift):
     # the regions claim the step-4 change at k = 0.2947 + shift while the breakpoint and its
     # bracket stay at the true crossing: on the shifted part a region reports the wrong
-    # ordering (Y^2 and 3X+1 exchanged). FAILS at the commit that added it: certified True.
+    # ordering (Y^2 and 3X+1 exchanged). Before the fix (8dbea6d): certified True.
     b, n = _crossing(icap, 4)
     s = mpmath.mpf(shift)
-    regions = list(icap.regions)
-    regions[n] = replace(regions[n], hi=b.at + s)
-    regions[n + 1] = replace(regions[n + 1], lo=b.at + s)
+    regions = _moved_end(icap, n, b.at + s)
     # the claim is wrong: at the midpoint of the shifted part the exact ordering is the other one
     k = _frac(b.at + s / 2)
     wrong = regions[n] if s > 0 else regions[n + 1]
@@ -235,12 +238,10 @@ def test_regions_end_moved_away_from_the_breakpoint_is_refused(icap, shift):
 def test_breakpoint_moved_outside_its_bracket_is_refused(icap):
     # "at" and the regions moved by 10^-3 (far outside the bracket of width ~10^-21), the bracket
     # kept: the certificate would list a breakpoint outside its own certified bracket.
-    # FAILS at the commit that added it: certified True.
+    # Before the fix (8dbea6d): certified True.
     b, n = _crossing(icap, 4)
     s = mpmath.mpf("1e-3")
-    regions = list(icap.regions)
-    regions[n] = replace(regions[n], hi=b.at + s)
-    regions[n + 1] = replace(regions[n + 1], lo=b.at + s)
+    regions = _moved_end(icap, n, b.at + s)
     bps = [replace(x, at=b.at + s) if x is b else x for x in icap.breakpoints]
     cert = _recertify(icap, regions, bps)
     assert cert["certified"] is False, cert["brackets"]
@@ -249,7 +250,7 @@ def test_breakpoint_moved_outside_its_bracket_is_refused(icap):
 def test_a_wrong_region_without_a_breakpoint_is_refused(icap):
     # the last region (k in [0.5971, 1)) split at a quarter of its width, the left quarter with
     # its last two features (W+2, Z+W) exchanged and no breakpoint added: that quarter's
-    # ordering is wrong at every point. FAILS at the commit that added it: certified True (only
+    # ordering is wrong at every point. Before the fix (8dbea6d): certified True (only
     # the region holding the piece's midpoint is checked).
     i = max(range(len(icap.regions)),
             key=lambda n: _frac(icap.regions[n].hi) - _frac(icap.regions[n].lo))
@@ -267,7 +268,7 @@ def test_a_wrong_region_without_a_breakpoint_is_refused(icap):
 
 def test_a_gap_between_regions_is_refused_not_a_crash(icap):
     # the region left of the step-4 crossing removed: no region covers (0, 0.2947). Must be
-    # "not certified" with a reason. FAILS at the commit that added it: IndexError in
+    # "not certified" with a reason. Before the fix (8dbea6d): IndexError in
     # Certifier._order_at.
     _, n = _crossing(icap, 4)
     regions = [r for i, r in enumerate(icap.regions) if i != n]
@@ -304,24 +305,20 @@ def test_other_tamperings_are_refused(icap):
 # ----- other swept parameters: a refusal with a reason, never a traceback ---------------------
 
 
-def test_3d_row_swept_over_a_is_refused_or_certified_not_a_crash():
-    # Scenario I swept over a (the slope of aX+b) at k = 1/5. FAILS at the commit that added
-    # it: AttributeError ('Symbol' object has no attribute 'q') from render_label of the
-    # template "{a}X{+b}" when ParametricStructure binds a symbolic.
-    res = atlas(AtlasSpec(scenario="uniform", method="jmi", reading="unified", parameter="a",
-                          lo="1/2", hi="4", fixed=(("k", "1/5"),), digits=20, grid=4),
+@pytest.mark.parametrize("param, lo, hi, expect", [
+    # the slope of aX+b: the structure cannot be derived with a symbolic (the features' labels
+    # need numbers); it crashed with AttributeError in ParametricStructure before
+    ("a", "1/2", "4", "cannot be derived"),
+    # an entropy vanishes at an irrational delta inside the range; the sweep took that point
+    # and the joint values refused it as if the user had given it (ParameterError)
+    ("delta", "1/10", "2", None),
+])
+def test_3d_row_swept_over_another_parameter(param, lo, hi, expect):
+    res = atlas(AtlasSpec(scenario="uniform", method="jmi", reading="unified", parameter=param,
+                          lo=lo, hi=hi, fixed=(("k", "1/5"),), digits=20, grid=4),
                 certify=True)
     cert = res.certificate
-    assert cert["certified"] is True or cert.get("reason"), cert
-
-
-def test_3d_row_swept_over_delta_is_refused_or_certified_not_a_crash():
-    # Scenario I swept over delta in [1/10, 2] at k = 1/5: an entropy vanishes at an irrational
-    # delta inside the range. FAILS at the commit that added it: ParameterError "parameter
-    # 'delta': exp(-1/2)/10 + 2/15 is not rational" from atlas_values.bound_at (the user gave
-    # rationals; the sweep built an irrational point and the joint values refuse it).
-    res = atlas(AtlasSpec(scenario="uniform", method="jmi", reading="unified", parameter="delta",
-                          lo="1/10", hi="2", fixed=(("k", "1/5"),), digits=20, grid=4),
-                certify=True)
-    cert = res.certificate
-    assert cert["certified"] is True or cert.get("reason"), cert
+    if expect is None:
+        assert cert["certified"] is True, cert.get("failures")
+    else:
+        assert cert["certified"] is False and expect in cert["reason"], cert
