@@ -476,8 +476,11 @@ class Certifier:
     def _beats(self, cell, prefix, w, c, a: IX, b: IX, zeros) -> bool | None:
         """True: w beats c on the whole cell; False: c beats or ties it somewhere (proved);
         None: not decided on this cell."""
-        if (a.kind == "+inf" or b.kind == "-inf") and w < c:
-            return True  # whatever c is: below, the same infinity (the index decides), or none
+        if a.kind == "+inf" and w < c:
+            # whatever c is (even undecided): finite, -inf, indeterminate, or +inf with the index
+            # deciding for w (c = -inf against an undecided w is left to by_kinds: w could be
+            # indeterminate there)
+            return True
         if a.kind == "+inf" and b.kind == "undecided" and (cell.open_lo or cell.open_hi):
             # c's objective unbounded on the cell (a pole at its open end) but finite at every
             # point of it

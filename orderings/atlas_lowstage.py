@@ -72,7 +72,7 @@ def enclosure(x: ExtendedReal, radius) -> IX:
     """``x`` as an IX: its kind, or the interval [x - radius, x + radius] (outward rounded;
     an exact 0 only when ``x`` is 0 and ``radius`` is 0)."""
     if x.is_indeterminate:
-        return IX.indeterminate(str(x.form), x.cause or "")
+        return IX.indeterminate(x.form.value, x.cause or "")
     if x.kind is Kind.POS_INF:
         return IX.POS_INF
     if x.kind is Kind.NEG_INF:
