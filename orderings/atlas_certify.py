@@ -213,6 +213,11 @@ class _IntervalView(_View):
                     out = IX.ZERO
                 else:
                     out = evaluate_expr(expr, self.cert._leaves_for(expr, self.cell, self.der))
+                    if d[0] in ("cmi", "given") and out.finite and out.lo < 0:
+                        # a conditional mutual information is >= 0 (a divergence): the
+                        # identity's terms, enclosed apart, can only lose that
+                        out = IX("finite", mpmath.mpf(0), max(out.hi, mpmath.mpf(0)), False,
+                                 out.shi, False, out.dlo, out.dhi)
             self._memo[d] = out
         return self._memo[d]
 
@@ -492,6 +497,8 @@ class Certifier:
             return True
         if g.finite and g.zero:  # both identically 0 on the cell: a tie
             return w < c
+        if w < c and g.finite and g.lo >= 0:  # > 0, or a tie that the index gives to w
+            return True
         diff = self._difference(cell, prefix, w, c, zeros(), (a.zero, b.zero))
         if diff is None:
             return None
@@ -605,15 +612,20 @@ class Certifier:
             return False
         if G.finite and G.zero:  # identically 0 on the cell: a tie, decided by the index
             return tie_ok
+        if tie_ok and G.finite and G.lo >= 0:  # > 0, or a tie that the index gives to w
+            return True
         if cell.is_point:
             # at a special point an exact tie is recognised on the exact values
             return tie_ok if self._exact_zero_at(diff, cell.lo) else None
         if diff.free_symbols <= self.constant_symbols and self._exact_zero_at(diff, sp.Integer(0)):
             return tie_ok  # constants on the swept range (a beta sweep) that tie exactly
         Gd = evaluate_expr(diff, self._leaves_for(diff, cell, True))
-        if not Gd.has_der or not (Gd.dlo > 0 or Gd.dhi < 0):
-            return None
-        increasing = Gd.dlo > 0
+        if Gd.has_der and (Gd.dlo > 0 or Gd.dhi < 0):
+            increasing = Gd.dlo > 0
+        else:
+            increasing = self._monotone_by_leaves(diff, cell)
+            if increasing is None:
+                return None
         ends = []
         for x, is_open in ((cell.lo, cell.open_lo), (cell.hi, cell.open_hi)):
             e = evaluate_expr(diff, self._leaves_for(diff, Cell(x, x), False))
@@ -631,6 +643,31 @@ class Certifier:
         if ok(e0, cell.lo, o0, True) and ok(e1, cell.hi, o1, False):
             return True
         return None
+
+    def _monotone_by_leaves(self, diff, cell) -> bool | None:
+        """True (False) if ``diff`` is proved strictly increasing (decreasing) on the cell as a
+        sum of numbers times leaves, each leaf strictly monotone there
+        (:meth:`~fstheory.orderings.atlas_enclose.Leaf.direction`) and every term moving the
+        same way; None otherwise. It covers what a derivative enclosure cannot: a leaf whose
+        derivative is not enclosed next to a special point (MI(C, X) of Scenario II near k = 0,
+        where |lambda| = 1/k)."""
+        syms = sorted(diff.free_symbols - self.constant_symbols, key=str)
+        if not syms or any(s not in self.leaf_by_symbol for s in syms):
+            return None
+        try:
+            poly = sp.Poly(diff, *syms)
+        except sp.PolynomialError:
+            return None
+        if poly.total_degree() != 1:
+            return None
+        ways = set()
+        for s in syms:
+            c = poly.coeff_monomial(s)
+            d = self.leaf_by_symbol[s].direction(cell)
+            if not c.is_number or c == 0 or d is None:
+                return None
+            ways.add(d if c > 0 else -d)
+        return (ways == {1}) if len(ways) == 1 else None
 
     def _exact_zero_at(self, diff, x) -> bool:
         """Whether ``diff`` is exactly 0 at the special point ``x`` (exact leaf values)."""

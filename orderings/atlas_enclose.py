@@ -175,6 +175,11 @@ def _compile(e: sp.Expr, env: dict, analytic: bool = False):
         if isinstance(v, acb):
             raise NoEnclosure("|x| inside an integrand is not analytic")
         return abs(v)
+    if isinstance(e, sp.atan):  # (branch cuts off the real line: not inside an integrand)
+        v = _compile(e.args[0], env, analytic)
+        if isinstance(v, acb):
+            raise NoEnclosure("atan inside an integrand")
+        return v.atan()
     if isinstance(e, sp.polygamma) and e.args[0] == 0:
         return _compile(e.args[1], env, analytic).digamma()
     for f, name in _FUNCS.items():
@@ -293,7 +298,7 @@ def skew_normal_mi_ball(mu: arb) -> arb:
 
 def skew_normal_mi_derivative_ball(mu: arb) -> arb:
     r"""F'(mu) = 2 int_0^oo v phi(v) phi(mu v) ln(Phi(mu v) / Phi(-mu v)) dv >= 0 over a ball of
-    mu > 0 (for mu > 1 after w = mu v: (2/mu^2) int_0^oo w phi(w/mu) phi(w) ln(Phi(w)/Phi(-w)) dw),
+    mu >= 0 (0 at mu = 0; for mu > 1 after w = mu v: (2/mu^2) int_0^oo w phi(w/mu) phi(w) ln(Phi(w)/Phi(-w)) dw),
     the range cut at T with the tail bounded by 2 (T^2 + 2) phi(T) / sqrt(2 pi) (for x >= 3,
     ln(Phi(x)/Phi(-x)) <= x^2 by Mills' ratio, and int_T^oo v^3 phi(v) dv = (T^2 + 2) phi(T)).
 
@@ -404,6 +409,11 @@ class Leaf:
         recognise exact ties there."""
         raise NoEnclosure("no exact value")
 
+    def direction(self, cell: Cell) -> int | None:
+        """+1 (-1) if the leaf is proved strictly increasing (decreasing) on the cell, else
+        None."""
+        return None
+
 
 class ConstLeaf(Leaf):
     """A value that does not depend on the swept parameter (derivative 0)."""
@@ -504,6 +514,14 @@ class GenericLeaf(Leaf):
             return self._ball(self.expr, _end(x))
         return self._points.get(x, fn)
 
+    def direction(self, cell: Cell) -> int | None:
+        d = self._ball(self.dexpr, _hull([_end(cell.lo), _end(cell.hi)]))
+        if d.is_finite() and d.lower() > 0:
+            return 1
+        if d.is_finite() and d.upper() < 0:
+            return -1
+        return None
+
     def enclose(self, cell: Cell, der: bool) -> IX:
         if cell.is_point:
             v = self.point(cell.lo)
@@ -544,13 +562,16 @@ class UniformClassLeaf(Leaf):
     def __init__(self, which: str, expr: sp.Expr, sym: sp.Symbol):
         self.which, self.expr, self.sym = which, expr, sym
         self.dexpr = sp.diff(expr, sym)
-        self.direction = 1 if which == "Y" else -1
+        self.way = 1 if which == "Y" else -1
         self._points = _PointMemo()
 
     def exact(self, x) -> sp.Expr:
         from fstheory.theory.symbolic import exact_value
 
         return exact_value(self.expr, {self.sym: x}, {self.sym: "+" if x == 0 else "-"})
+
+    def direction(self, cell: Cell) -> int | None:
+        return self.way
 
     def _value(self, x, derivative: bool):
         xs = exact_nsimplify(x) if not isinstance(x, mpmath.mpf) else None
@@ -578,7 +599,7 @@ class UniformClassLeaf(Leaf):
         vals = [arb(0) if v == "zero" else v for v in vals]
         ders = [self.point(cell.lo, True), self.point(cell.hi, True)]
         d = _hull(ders)
-        return _monotone_ix(vals, (cell.open_lo, cell.open_hi), self.direction,
+        return _monotone_ix(vals, (cell.open_lo, cell.open_hi), self.way,
                             _mpf_down(d.lower()), _mpf_up(d.upper()))
 
 
@@ -669,30 +690,32 @@ class SkewNormalLeaf(Leaf):
             d = self._der(cell, [self._mu_at(p) for p in pts])
             if d is not None:
                 dl, dh = d
-        if inside:
-            h = _hull(vals)
-            return to_ix(h, dl, dh)
-        # monotone in mu, mu monotone on the cell: increasing or decreasing in t
-        m0, m1 = self._mu_at(cell.lo), self._mu_at(cell.hi)
-        if m0 == "+inf":
-            direction = -1
-        elif m1 == "+inf":
-            direction = 1
-        elif m1.lower() > m0.upper():
-            direction = 1
-        elif m0.lower() > m1.upper():
-            direction = -1
-        else:
+        direction = None if inside else self.direction(cell)
+        if direction is None:
             return to_ix(_hull(vals), dl, dh)
         return _monotone_ix(vals, (cell.open_lo, cell.open_hi), direction, dl, dh)
+
+    def direction(self, cell: Cell) -> int | None:
+        """F is strictly increasing in mu and mu is monotone between the critical points: the
+        direction is that of mu from one end of the cell to the other."""
+        if any(_lt(cell.lo, c) and _lt(c, cell.hi) for c in self.critical):
+            return None
+        m0, m1 = self._mu_at(cell.lo), self._mu_at(cell.hi)
+        if m0 == "+inf":
+            return -1
+        if m1 == "+inf" or m1.lower() > m0.upper():
+            return 1
+        if m0.lower() > m1.upper():
+            return -1
+        return None
 
     def _der(self, cell: Cell, mus):
         """Enclosure of d/dt F(mu(t)) over the cell: F'(mu range) * mu'(t range)."""
         if any(m == "+inf" for m in mus):
             return None
         mu_ball = _hull(mus)
-        if mu_ball.lower() <= 0:
-            return None
+        if mu_ball.lower() < 0:  # |lambda| >= 0: F' (0 at mu = 0) on [0, upper]
+            mu_ball = arb(0).union(mu_ball.upper())
         t = _hull([_end(cell.lo), _end(cell.hi)])
         with working_precision(max(64, ctx.prec // 2)):
             try:

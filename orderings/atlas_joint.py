@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from fstheory.orderings.atlas_cone import ASSUMPTION, ConeLeaf
 from fstheory.orderings.atlas_enclose import ConstLeaf, GenericLeaf, NoEnclosure, arb_of
 from fstheory.orderings.atlas_interval import IX, SYM_INF
 from fstheory.scenarios.derive_joint import ParametricStructure, joint_structure
@@ -85,6 +86,7 @@ class JointLeaves:
         self._add_class_entropy()
         missing: dict = {}
         by_expr: dict = {}
+        self.cone_pairs: list = []
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 why = self._add_pair(i, j, by_expr)
@@ -95,6 +97,10 @@ class JointLeaves:
             parts = [f"{', '.join(v)} ({k})" for k, v in missing.items()]
             raise NoEnclosure("a 3-D method: joint inputs without a rigorous enclosure over a "
                               "cell: " + "; ".join(parts))
+        if self.cone_pairs:
+            note = ASSUMPTION.format(pairs=", ".join(self.cone_pairs))
+            if note not in cert.notes:
+                cert.notes.append(note)
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 for d in (("given", i, j), ("hpair", i, j)):
@@ -141,21 +147,45 @@ class JointLeaves:
                 cert.leaf_by_symbol[sym] = leaf
             cert.leaf[q], cert.symbol[q] = by_expr[expr]
         elif d.kind == "two-point-cone":
-            return "one integral over directions: values with error estimates, no enclosure"
+            kind = tpf.radial_kind(d.partner, self.st.event, self.st.laws)
+            leaf = ConeLeaf(kind, d.partner, self.st.event, self.t, self.hc_expr)
+            if leaf.key not in by_expr:
+                sym = sp.Symbol(f"J{len(by_expr)}")
+                by_expr[leaf.key] = (leaf, sym)
+                cert.leaf_by_symbol[sym] = leaf
+            cert.leaf[q], cert.symbol[q] = by_expr[leaf.key]
+            self.cone_pairs.append("MI(C;{" + f"{cert.sw.pv.labels[i]},{cert.sw.pv.labels[j]}"
+                                   + "})")
         else:
             return "the numerical route"
         return None
 
     def _probability(self, partner):
-        """P(t) over the whole range as one rational function, or None."""
+        """P(t) over the whole range as one closed form (a rational function for uniform laws,
+        :func:`~fstheory.theory.two_point_fibre.radial_reflection_probability` for a reflection
+        of i.i.d. centred normal or Laplace variables), or None."""
         tau = tpf.reflection_partner(partner) if isinstance(partner, SignedMap) else partner
         if tau is None:
             return None
+        radial = tpf.radial_reflection_probability(tau, self.st.event, self.st.laws)
+        if radial is not None:
+            return radial
         pieces = tpf.uniform_disagreement_on(tau, self.st.event, self.st.laws, self.t, self.lo,
                                              self.hi)
         if not pieces or len(pieces) != 1:
             return None
         return pieces[0][2]
+
+    def _same_cone(self, i, j, d, st, x) -> bool:
+        """Whether the integral over directions for {V_i, V_j} at the point ``x`` is the open
+        range's leaf there: the same map and the class form of the open range at x."""
+        leaf = self.cert.leaf.get(("pair", i, j))
+        if not isinstance(leaf, ConeLeaf):
+            return False
+        kind = tpf.radial_kind(d.partner, st.event, st.laws)
+        g_open = (self.st.event.expr - self.st.event.threshold).subs(self.t, x)
+        return ((kind, d.partner.coords, d.partner.T) == leaf.key[:3]
+                and sp.expand(st.event.expr - st.event.threshold - g_open) == 0)
 
     def _exact(self, expr, x):
         dirs = self.cert._dirs({self.t: x})
@@ -268,13 +298,19 @@ class JointLeaves:
                     v = hc_pt
                 elif d.kind == "single":
                     v = opened(cert.symbol[("mi_c", d.reduced[0])])
+                elif d.kind == "two-point" and self._probability(d.partner) is not None:
+                    v = hc_pt - LN2 * exact_value(self._probability(d.partner), {self.t: x},
+                                                  cert._dirs({self.t: x}))
                 elif d.kind == "two-point" and d.expr is not None:
                     v = hc_pt - LN2 * d.expr
+                elif d.kind == "two-point-cone" and self._same_cone(i, j, d, st, x):
+                    v = None  # the same integral at the point: continuous (atlas_cone)
                 else:
                     raise NoEnclosure(f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}: no exact "
                                       "value")
-                _same(v, opened(cert.symbol[("pair", i, j)]),
-                      f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}")
+                if v is not None:
+                    _same(v, opened(cert.symbol[("pair", i, j)]),
+                          f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}")
                 for what, pt_kind in (("given", st.mi_given_class(i, j).kind),
                                       ("hpair", st.joint_entropy_class(i, j).kind)):
                     dd = (what, i, j)

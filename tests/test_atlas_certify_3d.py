@@ -1,8 +1,9 @@
 """The certificate of the 3-D atlas rows: the twelve rows of Scenario I certified over k in
 [0, 1], a wrong ordering and a hidden breakpoint refuted, the joint leaves against the
 independent closed forms of ``tests/scenario_one_closed.py`` (exact values and interval
-enclosures), the special-point proof refusing a leaf that is not continuous there, and Scenario
-II refused with its reason."""
+enclosures), the special-point proof refusing a leaf that is not continuous there, and a
+Scenario II row certified given the quadrature of its integrals over directions (a wrong
+ordering refuted there too)."""
 
 from __future__ import annotations
 
@@ -168,12 +169,35 @@ def test_special_point_proof_refuses_a_discontinuous_leaf():
         joint.check_point(sp.Integer(0))
 
 
-def test_scenario_two_3d_row_says_why_it_is_not_certified():
-    res = atlas(_spec("jmi", "original", lo="0.2", hi="0.3", grid=4, scenario="normal"),
-                certify=True)
-    cert = res.certificate
+@pytest.fixture(scope="module")
+def scenario_two_cmim():
+    # CMIM near k = 0 in Scenario II: its objectives read the integrals over directions
+    # (MI(C;{Y^2,X-Y}), MI(C;{X-Y,X^2})), the reflections' (2/pi) atan(k), and at step 5
+    # Y^2 (min_s MI(C;Y^2|V_s) -> 0 as k -> 0) against Z (exactly 0): proved by
+    # MI(C;V_i|V_j) >= 0 and Y^2's index before Z's
+    return atlas(_spec("cmim", "original", lo="0", hi="1/10", grid=4, scenario="normal"),
+                 certify=True)
+
+
+def test_scenario_two_3d_row_certified_given_the_quadrature(scenario_two_cmim):
+    cert = scenario_two_cmim.certificate
+    assert cert["certified"] is True, cert.get("failures")
+    (cone,) = [a for a in cert["assumptions"] if "integral over directions" in a]
+    assert cone.startswith("MI(C;{Y^2,X-Y}), MI(C;{X-Y,X^2}):") and "quadrature" in cone
+
+
+def test_scenario_two_wrong_3d_ordering_is_refuted(scenario_two_cmim):
+    res = scenario_two_cmim
+    i = max(range(len(res.regions)), key=lambda n: res.regions[n].hi - res.regions[n].lo)
+    order = list(res.regions[i].order)
+    labels = _sweep(res.spec).labels
+    assert [labels[n] for n in order[4:6]] == ["Y^2", "Z"]
+    order[4], order[5] = order[5], order[4]
+    regions = list(res.regions)
+    regions[i] = replace(regions[i], order=tuple(order))
+    cert = _recertify(res, regions, res.breakpoints)
     assert cert["certified"] is False
-    assert "MI(C;{Y^2,X-Y})" in cert["reason"] and "integral over directions" in cert["reason"]
+    assert any("refuted" in f and "step 5" in f for f in cert["failures"]), cert["failures"]
 
 
 def test_a_divisor_vanishing_inside_the_range_is_refused_at_once():

@@ -92,7 +92,7 @@ from fstheory.theory.quadrature import flint_precision, from_mpf, to_mpf
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["AffinePartner", "affine_partner", "uniform_disagreement", "uniform_disagreement_on",
-           "reflection_partner", "cone_entropy",
+           "reflection_partner", "radial_reflection_probability", "cone_entropy",
            "ConeIntegral", "radial_kind", "g_series"]
 
 
@@ -242,6 +242,49 @@ def reflection_partner(tau: det.SignedMap) -> AffinePartner | None:
     T = sp.ImmutableMatrix(sp.diag(*(s for _, s, _, _ in tau.mapping)))
     t = sp.ImmutableMatrix([shift for *_, shift in tau.mapping])
     return AffinePartner(coords, T, t)
+
+
+def radial_reflection_probability(tau: AffinePartner, event: det.ClassEvent, laws):
+    """``P(C != C o tau)`` for a reflection ``tau = diag(s_1, s_2)`` without shift of two i.i.d.
+    centred normal (or Laplace) variables and the class ``1{a_1 b_1 + a_2 b_2 >= 0}``, as a
+    sympy expression in the coefficients (which may hold a parameter); None when these
+    hypotheses fail or neither coefficient is a nonzero number.
+
+    The classes differ where the reflected part outweighs the other: for tau = diag(1, -1)
+    iff ``|a_1 b_1| < |a_2 b_2|``, so ``P = F(|a_2 / a_1|)`` with ``F(r) = P(|b_1| < r |b_2|)``;
+    diag(-1, 1) gives ``1 - F(|a_2 / a_1|)``, diag(-1, -1) 1 and the identity 0. For i.i.d.
+    centred normals b_1 / b_2 is standard Cauchy, ``F(r) = (2/pi) atan r``; for Laplace |b_1|
+    and |b_2| are i.i.d. exponential, ``F(r) = P(E_1 < r E_2) = r / (1 + r)``. F(1/r) = 1 - F(r)
+    in both, so ``F(|a_1/a_2|)`` is used when a_1 is not a nonzero number.
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> k = sp.Symbol("k", positive=True)
+    >>> flip = AffinePartner((X, Y), sp.ImmutableMatrix([[1, 0], [0, -1]]), sp.ImmutableMatrix([0, 0]))
+    >>> radial_reflection_probability(flip, det.ClassEvent(X + k * Y, 0), {X: Normal(0, 2), Y: Normal(0, 2)})
+    2*atan(k)/pi
+    >>> radial_reflection_probability(flip, det.ClassEvent(X + k * Y, 0), {X: Laplace(0, 1), Y: Laplace(0, 1)})
+    k/(k + 1)
+    """
+    kind = radial_kind(tau, event, laws)
+    T = tau.T
+    if kind is None or T[0, 1] != 0 or T[1, 0] != 0 or abs(T[0, 0]) != 1 or abs(T[1, 1]) != 1:
+        return None
+    s1, s2 = T[0, 0], T[1, 1]
+    if s1 == s2:
+        return sp.Integer(0 if s1 == 1 else 1)
+    coefs, _ = linear_parts(event.expr - event.threshold, list(tau.coords))
+    a1, a2 = (sp.sympify(coefs[b]) for b in tau.coords)
+
+    def F(r):
+        return 2 * sp.atan(r) / sp.pi if kind == "normal" else r / (1 + r)
+
+    if a1.is_number and a1 != 0:
+        p = F(sp.Abs(a2 / a1))
+    elif a2.is_number and a2 != 0:
+        p = 1 - F(sp.Abs(a1 / a2))
+    else:
+        return None
+    return p if s1 == 1 else 1 - p
 
 
 # ----- uniform laws with one parameter: exact signs over an interval ----------------------------

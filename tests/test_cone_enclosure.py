@@ -1,0 +1,172 @@
+"""The enclosures over an interval of the parameter of H(C | V_S) as an integral over directions
+(fstheory.theory.cone_enclosure), and the closed-form reflection probabilities of normal and
+Laplace laws (two_point_fibre.radial_reflection_probability), checked by second routes:
+
+* point values against the generic nested quadrature stored in tests/data/two_point_reference.json
+  (scripts/make_two_point_reference.py, 32 digits) and against cone_entropy (mpmath's quadrature
+  of the same integrand, 40 digits);
+* cell enclosures containing the point values at points inside the cell (hypothesis), including
+  cells over which the class boundaries turn through the kinks of the weight;
+* the reflection probabilities against the engine's own integral at a point (the law of
+  |A| < |U|, two_point_fibre's swap_probability) and against exact rationals (Laplace).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import mpmath
+import pytest
+import sympy as sp
+from flint import arb
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fstheory.scenarios.derive_joint import joint_structure
+from fstheory.scenarios.registry import get_scenario
+from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory.cone_enclosure import DirectionWeight, NoConeEnclosure, cone_entropy_ball
+from fstheory.theory.determination import ClassEvent, SignedMap
+from fstheory.theory.laws import Laplace, Normal
+from fstheory.theory.quadrature import flint_precision
+
+X, Y = sp.symbols("X Y", real=True)
+K = sp.Symbol("k")
+BITS = 122
+REFERENCE = json.loads((Path(__file__).parent / "data" / "two_point_reference.json").read_text())
+
+#: The two maps of the paper's scenarios: {Y^2, X-Y} and {X-Y, X^2}.
+MAPS = {(2, 3): sp.ImmutableMatrix([[1, -2], [0, -1]]), (3, 7): sp.ImmutableMatrix([[-1, 0], [-2, 1]])}
+_WEIGHTS: dict = {}
+
+
+def _weight(kind, pair):
+    if (kind, pair) not in _WEIGHTS:
+        with flint_precision(BITS):
+            _WEIGHTS[(kind, pair)] = DirectionWeight(kind, MAPS[pair])
+    return _WEIGHTS[(kind, pair)]
+
+
+def _h(kind, pair, t0, t1=None):
+    with flint_precision(BITS):
+        t1 = t0 if t1 is None else t1
+        return cone_entropy_ball(_weight(kind, pair), (sp.Integer(1), K), K, t0, t1)
+
+
+def _ball(q) -> arb:
+    q = sp.Rational(q)
+    return arb(int(q.p)) / int(q.q)
+
+
+@pytest.mark.parametrize("row", REFERENCE["values"], ids=lambda r: f"{r['scenario']}-{r['k']}-{r['pair']}")
+def test_point_values_against_the_generic_nested_quadrature(row):
+    """ln 2 - H(C | V_S) at a point against the generic route at 32 digits: the maps are those
+    the engine derives for the pair, and the ball is within 1e-26 of the reference."""
+    bound = get_scenario(row["scenario"]).bind(k=row["k"])
+    d = joint_structure(bound).mi_class_set(tuple(row["pair"]))
+    assert d.kind == "two-point-cone" and d.partner.T == MAPS[tuple(row["pair"])]
+    kind = "normal" if row["scenario"] == "normal" else "laplace"
+    with flint_precision(BITS):
+        mi = arb.const_log2() - _h(kind, tuple(row["pair"]), _ball(row["k"]))
+        assert mi.rad() < 1e-28
+        assert abs(mi - arb(row["value"])) < 1e-26, (mi, row["value"])
+
+
+@pytest.mark.parametrize("kind,law", [("normal", Normal(0, 1)), ("laplace", Laplace(0, 1))])
+@pytest.mark.parametrize("pair", sorted(MAPS))
+@pytest.mark.parametrize("k", ["1/1000", "3/10", "29/31"])
+def test_point_values_against_mpmath_quadrature(kind, law, pair, k):
+    k = sp.Rational(k)
+    tau = tpf.AffinePartner((X, Y), MAPS[pair], sp.ImmutableMatrix([0, 0]))
+    with mpmath.workdps(40):
+        ref = tpf.cone_entropy(tau, ClassEvent(X + k * Y, 0), {X: law, Y: law}).value
+    with flint_precision(BITS):
+        h = _h(kind, pair, _ball(k))
+        assert h.rad() < 1e-30 and abs(h - arb(mpmath.nstr(ref, 40))) < 1e-30, (h, ref)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["normal", "laplace"]), st.sampled_from(sorted(MAPS)),
+       st.fractions(min_value=0, max_value=1, max_denominator=64),
+       st.fractions(min_value=0, max_value=1, max_denominator=64),
+       st.fractions(min_value=0, max_value=1, max_denominator=16))
+def test_cell_enclosure_contains_every_point_value(kind, pair, a, b, u):
+    lo, hi = min(a, b), max(a, b)
+    x = lo + (hi - lo) * u
+    cell = _h(kind, pair, _ball(lo), _ball(hi))
+    point = _h(kind, pair, _ball(x))
+    assert cell.lower() <= point.lower() and point.upper() <= cell.upper(), (lo, hi, x)
+
+
+def test_wide_cell_encloses_the_range_and_narrow_cells_are_tight():
+    # over all of [0, 1] the boundaries sweep a quarter turn; nine points inside are enclosed
+    cell = _h("normal", (2, 3), arb(0), arb(1))
+    for j in range(9):
+        p = _h("normal", (2, 3), arb(j) / 8)
+        assert cell.lower() <= p.lower() and p.upper() <= cell.upper()
+    # a cell of width 2^-20 is tight around its points (width of the order of the cell's)
+    narrow = _h("normal", (2, 3), arb(1) / 3, arb(1) / 3 + arb(2) ** -20)
+    assert narrow.rad() < 2.0**-20
+
+
+def test_refusals():
+    with pytest.raises(NoConeEnclosure, match="not affine"):
+        _h_form = (sp.Integer(1), K**2)
+        with flint_precision(BITS):
+            cone_entropy_ball(_weight("normal", (2, 3)), _h_form, K, arb(0), arb(1))
+    with pytest.raises(NoConeEnclosure, match="degenerate"):
+        # a(k) = (1 - 2k, 0) vanishes at k = 1/2 inside the cell
+        with flint_precision(BITS):
+            cone_entropy_ball(_weight("normal", (2, 3)), (1 - 2 * K, sp.Integer(0)), K, arb(0),
+                              arb(1))
+    with pytest.raises(NoConeEnclosure, match="laws"):
+        DirectionWeight("uniform", MAPS[(2, 3)])
+
+
+# ----- reflections of normal and Laplace laws: closed forms ----------------------------------------
+
+FLIPS = {"{X,Y^2}": ((X, 1, X, 0), (Y, -1, Y, 0)), "{Y,X^2}": ((X, -1, X, 0), (Y, 1, Y, 0))}
+
+
+@pytest.mark.parametrize("name", sorted(FLIPS))
+@pytest.mark.parametrize("k", ["3/10", "7/9"])
+@pytest.mark.parametrize("scale", ["1", "5/2"])
+def test_normal_reflection_probability_against_the_engines_integral(name, k, scale):
+    """(2/pi) atan(k) (or 1 minus it) against swap_probability's integral
+    int 2 f_U (F_A(u) - F_A(-u)) du at the point, to 30 digits."""
+    from fstheory.theory.determination import swap_probability
+
+    k, s = sp.Rational(k), sp.Rational(scale)
+    laws = {X: Normal(0, s), Y: Normal(0, s)}
+    event = ClassEvent(X + k * Y, 0)
+    flip = SignedMap(FLIPS[name])
+    closed = tpf.radial_reflection_probability(tpf.reflection_partner(flip), event, laws)
+    assert closed.has(sp.atan)
+    integral = swap_probability(event, flip, laws)
+    (u, lo, hi), = integral.limits
+    f = sp.lambdify(u, integral.function, "mpmath")
+    with mpmath.workdps(40):
+        value = mpmath.quad(f, [lo, 1, 4, mpmath.inf])
+        assert abs(sp.N(closed, 40) - value) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("name,expected", [("{X,Y^2}", "k/(k+1)"), ("{Y,X^2}", "1/(k+1)")])
+def test_laplace_reflection_probability_is_the_engines_rational(name, expected):
+    flip = SignedMap(FLIPS[name])
+    laws = {X: Laplace(0, 3), Y: Laplace(0, 3)}
+    for k in (sp.Rational(1, 3), sp.Rational(5, 4)):
+        event = ClassEvent(X + k * Y, 0)
+        p = tpf.radial_reflection_probability(tpf.reflection_partner(flip), event, laws)
+        from fstheory.theory.determination import swap_probability
+
+        assert sp.simplify(p - swap_probability(event, flip, laws)) == 0
+        assert sp.simplify(p - sp.sympify(expected).subs("k", k)) == 0
+
+
+def test_reflection_probability_hypotheses():
+    laws = {X: Normal(0, 1), Y: Normal(1, 1)}  # not centred
+    flip = tpf.reflection_partner(SignedMap(FLIPS["{X,Y^2}"]))
+    assert tpf.radial_reflection_probability(flip, ClassEvent(X + Y, 0), laws) is None
+    laws = {X: Normal(0, 1), Y: Normal(0, 1)}
+    assert tpf.radial_reflection_probability(flip, ClassEvent(X + Y, 1), laws) is None
