@@ -49,7 +49,8 @@ parameter symbolic); at every special point each joint quantity derived there is
 to the open form's limit before the point pieces are evaluated.
 
 Not certifiable (the statement says which and why): inputs from the numerical route (scenario
-files' numeric quantities, Scenario III), joint inputs without an enclosure (the integrals over
+files' numeric quantities; Scenario III's MI(C, V) are enclosed by
+:mod:`fstheory.orderings.atlas_laplace`), joint inputs without an enclosure (the integrals over
 directions of Scenario II, two-point probabilities of non-uniform laws: the reason names the
 pairs), a structure that changes inside the range, a region that stops undecided.
 """
@@ -883,8 +884,10 @@ class Certifier:
     def _finish(self, cells: int, brackets, failures: list) -> dict:
         """The certificate of a run: what was proved, the printed brackets, the failures."""
         d = self.digits
-        what = {"k": "MI(C, V) enclosed by monotone series (Scenario I) or by the monotone "
-                     "skew-normal expectation F(|lambda|) with certified integrals (Scenario II)",
+        what = {"k": "MI(C, V) enclosed by monotone series (Scenario I), by the monotone "
+                     "skew-normal expectation F(|lambda|) with certified integrals (Scenario II) "
+                     "or by monotone certified integrals of the Laplace conditional class "
+                     "probabilities (Scenario III)",
                 "beta": "inputs enclosed at the fixed parameters; objectives affine in beta"}.get(
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
         if self.sw.method.dimension == 3:

@@ -177,6 +177,8 @@ def _compile(e: sp.Expr, env: dict, analytic: bool = False):
         return abs(v)
     if isinstance(e, sp.polygamma) and e.args[0] == 0:
         return _compile(e.args[1], env, analytic).digamma()
+    if isinstance(e, sp.expint):  # E_s(z) (Scenario III's h(X-Y) has E_1(1))
+        return _compile(e.args[1], env, analytic).expint(_compile(e.args[0], env, analytic))
     for f, name in _FUNCS.items():
         if isinstance(e, f):
             x = _compile(e.args[0], env, analytic)

@@ -212,7 +212,10 @@ class LaplaceClassLeaf(Leaf):
                 return None, None
         if not d.is_finite():
             return None, None
-        return _mpf_down(d.lower()), _mpf_up(d.upper())
+        lo, hi = _mpf_down(d.lower()), _mpf_up(d.upper())
+        # the integrands have a sign (module docstring): the derivative's is known
+        zero = mpmath.mpf(0)
+        return (max(lo, zero), hi) if self.direction > 0 else (lo, min(hi, zero))
 
     def enclose(self, cell: Cell, der: bool) -> IX:
         key = (cell, der, ctx.prec)  # every pair of candidates asks again on the same cell
