@@ -34,8 +34,8 @@ MI(C, X - Y)' = (1 / (2 (1 + k)^2)) int_0^oo e^-d d ln((1 - p_k)/p_k) dd.
 Ends of the range: at k = 0 the class is 1{X >= 0}, a function of X and independent of Y, so
 MI(C_0, X) = ln 2 and MI(C_0, Y) = 0; at k = 1 the map (X, Y) -> (-Y, -X) fixes X - Y and swaps
 the classes, so MI(C_1, X - Y) = 0, and MI(C_1, X) = MI(C_1, Y) = ln 2 - 1/2 (with p = e^-u/2,
-int_0^oo e^-u g(u) du = 2 int_0^(1/2) H_b(p) dp = 1/2, as in Scenario I). The leaves
-are continuous there: k int e^(-kw) g(w) dw <= k int g < oo gives MI(C, X) -> ln 2; g(ku) -> g(0)
+int_0^oo e^-u g(u) du = 2 int_0^(1/2) H_b(p) dp = 1/2, as in Scenario I). The leaves are
+continuous there: k int e^(-kw) g(w) dw <= k int g < oo gives MI(C, X) -> ln 2; g(ku) -> g(0)
 = ln 2 under the bound ln 2 gives MI(C, Y) -> 0; p_k(d) -> 1/2 as k -> 1 gives MI(C, X - Y) -> 0;
 and the X - Y formula holds at k = 0 itself.
 
@@ -43,9 +43,10 @@ Enclosures: each integral is cut at R and enclosed by arb's ``acb.integral`` (wi
 enclosure holds for every k in the ball); the tails are bounded with g(w) <= e^-w (w + 1 + ln 2)/2
 (from -(1 - p) ln(1 - p) <= p) and g <= ln 2: at most ln 2 e^-R (Y), k e^-R (R + 2 + ln 2)/2
 (X), (ln 2/2) (R + 2) e^-R (X - Y); for the derivatives q(v) <= p (v + ln 2) and
-|ln(p_k/(1 - p_k))| <= 2d give e^-R (R^2 + 2R + 2 + ln 2 (R + 1))/2 (X, Y) and
-e^-R (R^2 + 2R + 2) (X - Y). Over a cell of k the value is the hull of the two end values (strict
-at an excluded end), the derivative one integral with k the cell's ball.
+|ln(p_k/(1 - p_k))| <= 2d/(1 + k) give e^-R (R^2 + 2R + 2 + ln 2 (R + 1))/2 (X, Y) and, for
+the integral before its factor, 2 e^-R (R^2 + 2R + 2) (X - Y). Over a cell of k the value is
+the hull of the two end values (strict at an excluded end), the derivative one integral with k
+the cell's ball, intersected with the sign the integrands give it.
 
 Examples
 --------
@@ -63,9 +64,9 @@ import mpmath
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, Leaf, NoEnclosure, _end, _hull,
-                                              _monotone_ix, _mpf_down, _mpf_up, _PointMemo,
-                                              arb_of, to_ix, working_precision)
+from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, ConstLeaf, NoEnclosure, _end,
+                                              _hull, _monotone_ix, _mpf_down, _mpf_up,
+                                              _PointMemo, arb_of, to_ix, working_precision)
 from fstheory.orderings.atlas_interval import IX
 from fstheory.orderings.atlas_values import as_exact
 
@@ -144,7 +145,7 @@ def class_mi_derivative_ball(which: str, k: arb) -> arb:
         def f(d, analytic):
             ratio = (1 + kk + 2 * kk * d) / (1 + kk + 2 * d)  # (1 - p)/p
             return (-d).exp() * d * ratio.log(analytic=analytic)
-        val = _integral(f, R, tol) + arb(0, e * (R * R + 2 * R + 2))
+        val = _integral(f, R, tol) + arb(0, 2 * e * (R * R + 2 * R + 2))
         return val / (2 * (1 + k) ** 2)
     raise ValueError(f"which must be one of {sorted(WHICH)}, got {which!r}")
 
@@ -178,7 +179,7 @@ def class_mi_expression(which: str, k: sp.Expr) -> sp.Expr:
     return sp.log(2) - sp.Integral(body, (u, 0, sp.oo))
 
 
-class LaplaceClassLeaf(Leaf):
+class LaplaceClassLeaf(CellMemoLeaf):
     """MI(C_k, V) of :func:`recognise` as a function of the swept class weight k in [0, 1]:
     monotone (direction :data:`WHICH`), so a cell's range is the hull of its end values."""
 
@@ -217,14 +218,6 @@ class LaplaceClassLeaf(Leaf):
         zero = mpmath.mpf(0)
         return (max(lo, zero), hi) if self.direction > 0 else (lo, min(hi, zero))
 
-    def enclose(self, cell: Cell, der: bool) -> IX:
-        key = (cell, der, ctx.prec)  # every pair of candidates asks again on the same cell
-        if key not in self._cells:
-            if len(self._cells) > 20000:
-                self._cells.clear()
-            self._cells[key] = self._enclose(cell, der)
-        return self._cells[key]
-
     def _enclose(self, cell: Cell, der: bool) -> IX:
         dl, dh = self._der(cell) if der else (None, None)
         if cell.is_point:
@@ -235,7 +228,7 @@ class LaplaceClassLeaf(Leaf):
         return _monotone_ix(vals, (cell.open_lo, cell.open_hi), self.direction, dl, dh)
 
 
-# ----- recognising the structure --------------------------------------------------------------------
+# ----- recognising the structure ------------------------------------------------------------------
 
 
 def recognise(scenario, fixed: dict, feature: sp.Expr, swept: sp.Symbol | None):

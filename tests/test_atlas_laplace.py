@@ -217,7 +217,7 @@ def test_recognise_the_three_functions_and_refuse_the_rest():
                      k) == ("X", k)
 
 
-# ----- every 2-D row certified, as stored ----------------------------------------------------------
+# ----- every 2-D row certified, as stored --------------------------------------------------------
 
 
 def _stored():
