@@ -49,7 +49,8 @@ parameter symbolic); at every special point each joint quantity derived there is
 to the open form's limit before the point pieces are evaluated.
 
 Not certifiable (the statement says which and why): inputs from the numerical route (scenario
-files' numeric quantities, Scenario III), joint inputs without an enclosure (the integrals over
+files' numeric quantities; Scenario III's MI(C, V) are enclosed by
+:mod:`fstheory.orderings.atlas_laplace`), joint inputs without an enclosure (the integrals over
 directions of Scenario II, two-point probabilities of non-uniform laws: the reason names the
 pairs), a structure that changes inside the range, a region that stops undecided.
 """
@@ -69,6 +70,7 @@ from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEn
 from fstheory.orderings.atlas_interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
                                                evaluate_expr)
 from fstheory.orderings.atlas_joint import JointLeaves
+from fstheory.orderings.atlas_laplace import class_mi_expression, laplace_leaf, recognise
 from fstheory.orderings.atlas_lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
 from fstheory.orderings.atlas_values import as_exact, man_exp
@@ -265,15 +267,15 @@ class Certifier:
                     self.leaf[q] = ConstLeaf(IX.POS_INF if d.expr == sp.oo else IX.ZERO)
                     self.symbol[q] = SYM_INF if d.expr == sp.oo else sp.Integer(0)
                     continue
-                if d.kind != "closed":
-                    raise NoEnclosure(f"{label} comes from the numerical route (no rigorous "
-                                      "enclosure)")
                 varying = q in pv.varying
-                # the derivation itself (with every parameter) names the function: after
-                # substitution two 0/0 forms at k = 1 would both read nan; structural, as srepr
-                # would evalf the integrals
-                key = (varying, sp.sympify(d.expr))
-                if not varying:
+                if d.kind != "closed":
+                    key = self._laplace_key(q, label)
+                else:
+                    # the derivation itself (with every parameter) names the function: after
+                    # substitution two 0/0 forms at k = 1 would both read nan; structural, as
+                    # srepr would evalf the integrals
+                    key = (varying, sp.sympify(d.expr))
+                if not varying and d.kind == "closed":
                     # constants with the same exact value are one leaf, so that they cancel
                     # exactly (h(X-Y) - MI(X, X-Y) = 1/2 - 1/2 in Scenario I)
                     value = self._constant_value(q)
@@ -333,9 +335,29 @@ class Certifier:
             return None
         return sp.simplify(sp.expand_log(value, force=True))
 
+    def _laplace(self, q):
+        """(which, k) of :func:`fstheory.orderings.atlas_laplace.recognise` for a numerical
+        MI(C, V), else None."""
+        if q[0] != "mi_c":
+            return None
+        sc = self.sw.scenario
+        return recognise(sc, self._fixed(), sc.features[q[1]].expr, self.t)
+
+    def _laplace_key(self, q, label: str):
+        """The leaf key of a numerical-route quantity that Scenario III's leaves enclose: one
+        per function of k (MI(C, X) = MI(C, 3X+1)), one per value when k is fixed."""
+        found = self._laplace(q)
+        if found is None:
+            raise NoEnclosure(f"{label} comes from the numerical route (no rigorous enclosure)")
+        if isinstance(found[1], sp.Symbol):
+            return ("laplace",) + found
+        return (False, "value", class_mi_expression(*found))
+
     def _make_leaf(self, q, varying: bool, lo, hi, names: list):
         pv = self.sw.pv
         d = pv._derivations[q]
+        if d.kind != "closed":
+            return laplace_leaf(*self._laplace(q))
         raw = sp.sympify(d.expr)
         fixed = self._fixed()
         if not varying:
@@ -899,8 +921,10 @@ class Certifier:
     def _finish(self, cells: int, brackets, failures: list) -> dict:
         """The certificate of a run: what was proved, the printed brackets, the failures."""
         d = self.digits
-        what = {"k": "MI(C, V) enclosed by monotone series (Scenario I) or by the monotone "
-                     "skew-normal expectation F(|lambda|) with certified integrals (Scenario II)",
+        what = {"k": "MI(C, V) enclosed by monotone series (Scenario I), by the monotone "
+                     "skew-normal expectation F(|lambda|) with certified integrals (Scenario II) "
+                     "or by monotone certified integrals of the Laplace conditional class "
+                     "probabilities (Scenario III)",
                 "beta": "inputs enclosed at the fixed parameters; objectives affine in beta"}.get(
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
         if self.sw.method.dimension == 3:

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import sympy as sp
 from flint import arb, ctx
 
-from fstheory.orderings.atlas_enclose import (Cell, Leaf, NoEnclosure, _PointMemo, arb_of, to_ix,
-                                              working_precision)
+from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, NoEnclosure, _PointMemo, arb_of,
+                                              to_ix, working_precision)
 from fstheory.theory.cone_enclosure import DirectionWeight, NoConeEnclosure, cone_entropy_ball
 from fstheory.theory.law_algebra import linear_parts
 
@@ -37,7 +36,7 @@ ASSUMPTION = ("{pairs}: H(C | V_i, V_j) is an integral over directions; the inte
               "enclosed exactly over each cell")
 
 
-class ConeLeaf(Leaf):
+class ConeLeaf(CellMemoLeaf):
     """MI(C;{V_i,V_j}) = ln 2 - H(C | V_i, V_j)(t) for a map ``tau`` (an
     :class:`~fstheory.theory.two_point_fibre.AffinePartner`) of radial ``kind``, the class
     ``event`` linear in tau's coordinates with coefficients affine in ``sym``."""
@@ -77,12 +76,7 @@ class ConeLeaf(Leaf):
     def point(self, x) -> arb:
         return self._points.get(x, lambda x: self._mi(arb_of(x), arb_of(x)))
 
-    def enclose(self, cell: Cell, der: bool):
+    def _enclose(self, cell: Cell, der: bool):
         if cell.is_point:
             return to_ix(self.point(cell.lo))
-        key = (cell.lo, cell.hi, mpmath.mp.prec)
-        if key not in self._cells:
-            if len(self._cells) > 20000:
-                self._cells.clear()
-            self._cells[key] = to_ix(self._mi(arb_of(cell.lo), arb_of(cell.hi)))
-        return self._cells[key]
+        return to_ix(self._mi(arb_of(cell.lo), arb_of(cell.hi)))

@@ -65,7 +65,7 @@ from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
            "skew_normal_mi_derivative_ball", "uniform_series", "Leaf", "ConstLeaf", "GenericLeaf",
-           "UniformClassLeaf", "SkewNormalLeaf", "skew_normal_argument"]
+           "UniformClassLeaf", "SkewNormalLeaf", "CellMemoLeaf", "skew_normal_argument"]
 
 
 class NoEnclosure(Exception):
@@ -182,6 +182,8 @@ def _compile(e: sp.Expr, env: dict, analytic: bool = False):
         return v.atan()
     if isinstance(e, sp.polygamma) and e.args[0] == 0:
         return _compile(e.args[1], env, analytic).digamma()
+    if isinstance(e, sp.expint):  # E_s(z) (Scenario III's h(X-Y) has E_1(1))
+        return _compile(e.args[1], env, analytic).expint(_compile(e.args[0], env, analytic))
     for f, name in _FUNCS.items():
         if isinstance(e, f):
             x = _compile(e.args[0], env, analytic)
@@ -603,7 +605,23 @@ class UniformClassLeaf(Leaf):
                             _mpf_down(d.lower()), _mpf_up(d.upper()))
 
 
-class SkewNormalLeaf(Leaf):
+class CellMemoLeaf(Leaf):
+    """A leaf whose enclosures are kept per cell and precision (every pair of candidates asks
+    again on the same cell): subclasses set ``self._cells = {}`` and implement ``_enclose``."""
+
+    def enclose(self, cell: Cell, der: bool) -> IX:
+        key = (cell, der, ctx.prec)
+        if key not in self._cells:
+            if len(self._cells) > 20000:
+                self._cells.clear()
+            self._cells[key] = self._enclose(cell, der)
+        return self._cells[key]
+
+    def _enclose(self, cell: Cell, der: bool) -> IX:
+        raise NotImplementedError
+
+
+class SkewNormalLeaf(CellMemoLeaf):
     """Scenario II's MI(C, V) = F(mu(t)), mu = |lambda(t)| = sqrt(mu2(t)) (module docstring)."""
 
     def __init__(self, mu: sp.Expr, sym: sp.Symbol, lo, hi, exact_at):
@@ -661,14 +679,6 @@ class SkewNormalLeaf(Leaf):
     def _mu_range(self, cell: Cell):
         ends = [self._mu_at(cell.lo), self._mu_at(cell.hi)]
         return ends
-
-    def enclose(self, cell: Cell, der: bool) -> IX:
-        key = (cell, der, ctx.prec)  # every pair of candidates asks again on the same cell
-        if key not in self._cells:
-            if len(self._cells) > 20000:
-                self._cells.clear()
-            self._cells[key] = self._enclose(cell, der)
-        return self._cells[key]
 
     def _enclose(self, cell: Cell, der: bool) -> IX:
         if cell.is_point:
