@@ -929,9 +929,12 @@ class Certifier:
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
         if self.sw.method.dimension == 3:
             what += ("; joint inputs from the structure derived with the parameter symbolic, "
-                     "two-point pairs as exact rational functions of it times ln 2 (polygon "
-                     "areas), identities in the leaves expanded exactly; each special point's "
-                     "own derivation proved equal to the open form's limit there")
+                     "two-point pairs as closed forms in it times ln 2 (polygon areas under "
+                     "uniform laws, (2/pi) atan and r/(1+r) for reflections of normal and "
+                     "Laplace laws), integrals over directions with their sets of directions "
+                     "bracketed over each cell, identities in the leaves expanded exactly; "
+                     "each special point's own derivation proved equal to the open form's "
+                     "limit there")
         out = {
             "certified": not failures,
             "method": ("interval arithmetic (python-flint arb balls, outward-rounded mpmath "
