@@ -832,7 +832,8 @@ class Certifier:
             try:
                 poles = atlas_poles.divisor_zeros(self)
                 for x in result.special:
-                    if x not in poles.points:  # a pole's values are the open forms themselves
+                    # an irrational pole cannot be bound: its values are the open forms there
+                    if x.is_Rational or x not in poles.points:
                         self.joint().check_point(x)
             except NoEnclosure as exc:
                 return guarantee(self.sw.spec, str(exc))
