@@ -8,7 +8,8 @@ only where, at some step, two candidates' objectives cross, where a value change
 exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
 
 1. takes as *special points* the ends of the range and every point inside where a varying entropy
-   is 0 (solved exactly with sympy when it can, else bracketed on the grid and located numerically);
+   is 0 (solved exactly with sympy when it can); for a 3-D row instead, every point where an
+   H(Vi,Vj,C) its objective divides by is 0 (a pole, :mod:`fstheory.orderings.atlas_poles`);
    the values there are evaluated exactly (0 is 0, so x/0 and 0/0 follow the engine's conventions);
 2. evaluates the ordering at every special point and on a grid of ``grid`` points spread over the
    open intervals between them (at least 4 per interval);
@@ -45,7 +46,7 @@ True
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable
 
@@ -263,9 +264,23 @@ class _Sweep:
             self.pv = _VALUES[key] = ParametricValues(self.scenario, fixed, vary, spec.digits,
                                                       reference=ref)
         self.labels = self.pv.labels
+        self._at_pole: dict = {}
+        self.poles: dict = {}  # zero of a divisor H(Vi,Vj,C) -> the quantities vanishing there
 
     def values(self, t, exact: bool = False, low: bool = False):
-        """The values at ``t``; ``low``: the joint values at :data:`LOW_DIGITS` (3-D methods)."""
+        """The values at ``t``; ``low``: the joint values at :data:`LOW_DIGITS` (3-D methods).
+        At an irrational special point (a pole, :mod:`fstheory.orderings.atlas_poles`) the
+        joint values are the open range's closed forms there, exact, at the working digits."""
+        if exact and self.method.dimension == 3 and not self.on_beta and not as_exact(t).is_Rational:
+            key = as_exact(t)
+            if key not in self._at_pole:
+                from fstheory.orderings import atlas_certify, atlas_poles
+
+                v = self.pv.at({self.param: t}, True)
+                joint = atlas_poles.joint_values_at(atlas_certify._certifier(self), key, v,
+                                                    self.spec.digits)
+                self._at_pole[key] = replace(v, joint=joint, joint_source=None)
+            return self._at_pole[key]
         return self.pv.at({} if self.on_beta else {self.param: t}, exact,
                           joint_digits=LOW_DIGITS if low else None)
 
@@ -391,6 +406,22 @@ def _entropy_zeros(sw: _Sweep, lo, hi) -> list:
         if isinstance(sol, sp.FiniteSet):
             out |= {sp.nsimplify(s) if s.is_Float else s for s in sol}
     return sorted(out, key=lambda s: float(s))
+
+
+def _pole_points(sw: _Sweep) -> list:
+    """Exact zeros strictly inside the range of the H(Vi,Vj,C) a 3-D objective divides by
+    (:func:`fstheory.orderings.atlas_poles.divisor_zeros`; none where the joint leaves cannot be
+    built: the change through infinity is then located as a pole). Kept in ``sw.poles``."""
+    if sw.on_beta or sw.spec.scenario_file is not None:
+        return []
+    from fstheory.orderings import atlas_certify, atlas_poles
+    from fstheory.orderings.atlas_enclose import NoEnclosure
+
+    try:
+        sw.poles = dict(atlas_poles.divisor_zeros(atlas_certify._certifier(sw)).points)
+    except NoEnclosure:
+        return []
+    return list(sw.poles)
 
 
 def _between(a, b, n: int) -> list:
@@ -525,6 +556,15 @@ def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = F
         else:
             x1 = x
     return x0, x1
+
+
+def _rational_near(x, digits: int):
+    """``x`` itself when rational, else a rational within 10^-(digits+6) relative of it (a sample
+    point near an irrational special point, where the joint values can be bound)."""
+    x = as_exact(x)
+    if x.is_Rational:
+        return x
+    return sp.Rational(str(sp.N(x, digits + 6)))
 
 
 def _offset(t, toward, digits: int):
@@ -662,6 +702,9 @@ def _special_cause(sw: _Sweep, s, left_pt, right_pt) -> str:
             parts.append(f"{name} = {k_at}")
         else:
             parts.append(f"{name} changes sign")
+    if sw.poles.get(s):
+        parts.append(f"{' = '.join(sw.poles[s])} = 0 exactly (a pole: the objectives dividing "
+                     "by it are infinite or indeterminate here)")
     seen, uniq = set(), []
     for p in parts:
         if p not in seen:
@@ -717,14 +760,18 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     lo, hi = as_exact(spec.lo), as_exact(spec.hi)
     # a 3-D objective reads h(V) only inside H(Vi,Vj,C), which is continuous where h(V) = 0,
     # and its joint values need the scenario bound at the point (rational: such zeros are often
-    # not, delta = exp(-1/2)/10 + 2/15 for h = 0 in Scenario I)
-    zeros = [] if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
+    # not, delta = exp(-1/2)/10 + 2/15 for h = 0 in Scenario I); its special points are the
+    # zeros of the H(Vi,Vj,C) it divides by, where the joint values are the open closed forms
+    zeros = _pole_points(sw) if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
     special = [lo] + zeros + [hi]
     per_unit = max(spec.grid, 4)
     grid_pts = []
     for s0, s1 in zip(special, special[1:]):
         n = max(4, int(per_unit * float((s1 - s0) / (hi - lo))))
-        grid_pts.append(_between(s0, s1, n))
+        pts = _between(s0, s1, n)
+        # a 3-D row's joint values bind the scenario at the point: rational points only
+        grid_pts.append([_rational_near(p, spec.digits) for p in pts]
+                        if sw.method.dimension == 3 else pts)
     points = []
     for i, s in enumerate(special):
         points.append(s)
@@ -742,6 +789,8 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
             extra.append((s, "L", _offset(s, grid_pts[i - 1][-1], spec.digits)))
         if i < len(grid_pts):
             extra.append((s, "R", _offset(s, grid_pts[i][0], spec.digits)))
+    if sw.method.dimension == 3:
+        extra = [(s, side, _rational_near(p, spec.digits)) for s, side, p in extra]
     extra_orders = _run(_order_task, [(spec, str(p), False) for _, _, p in extra], jobs, scheduler,
                         progress, "orderings near special points")
     for (s, side, p), o in zip(extra, extra_orders):

@@ -71,6 +71,7 @@ from fstheory.orderings.atlas_interval import (IX, SYM_INF, IntervalOps, Symboli
                                                evaluate_expr)
 from fstheory.orderings.atlas_joint import JointLeaves
 from fstheory.orderings.atlas_laplace import class_mi_expression, laplace_leaf, recognise
+from fstheory.orderings import atlas_poles
 from fstheory.orderings.atlas_lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
 from fstheory.orderings.atlas_values import as_exact, man_exp
@@ -481,11 +482,14 @@ class Certifier:
                 out = None
             else:
                 # factored: a leaf common to every term (L5*(m - L7)) is evaluated once; a
-                # large difference (DISR's sums of ratios) is left as it is: multivariate
-                # factoring of its common numerator runs for minutes
+                # large difference, or one with leaves in a denominator (DISR's sums of
+                # ratios), is left as it is: multivariate factoring of its common numerator
+                # can run for minutes (DISR at delta = 9/20), and a time limit would make the
+                # certificate depend on the machine's load
                 out = a - b
-                if sp.count_ops(out) <= FACTOR_OPS:
-                    out = sp.factor(sp.cancel(sp.together(out)))
+                if (sp.count_ops(out) <= FACTOR_OPS
+                        and out.is_polynomial(*sorted(out.free_symbols, key=str))):
+                    out = sp.factor(out)
             self._sym_cache[key] = out
         return self._sym_cache[key]
 
@@ -823,11 +827,9 @@ class Certifier:
                 regs = [r for r in result.regions if _le(r.lo, where.lo) and _le(where.hi, r.hi)]
         return regs[0] if regs else None
 
-    def _pole_failures(self) -> list:
-        """Zeros inside the range of an H(V_i,V_j,C) that the objective divides by (a pole the
-        sweep does not take as a special point, so the pieces cannot be proved: said at once
-        rather than after bisecting to the cell budget). Only divisors that are one closed-form
-        leaf are solved; the others are left to the cells."""
+    def reads_joint_entropy(self) -> bool:
+        """Whether the row's 3-D objective reads H(V_i,V_j,C) (DISR's divisor), recorded by
+        running it once on the leaf symbols (raises NoEnclosure without joint leaves)."""
         read: set = set()
 
         class Recorder(_SymbolicView):
@@ -835,35 +837,27 @@ class Certifier:
                 read.add((min(i, j), max(i, j)))
                 return super().h_pair_c(i, j)
 
-        n = len(self.sw.labels)
-        if n < 2:
-            return []
+        if self.on_beta or len(self.sw.labels) < 2:
+            return False
+        self.joint()  # the joint leaf symbols the view reads (raises NoEnclosure)
         lo = as_exact(self.sw.spec.lo)
         _, sops, beta = self._beta_ops(Cell(lo, lo))
         self._objective(sops, Recorder(self, frozenset()), 1, (0,), beta)
-        if not read:
-            return []
-        joint = self.joint()
-        where = sp.Interval.open(as_exact(self.sw.spec.lo), as_exact(self.sw.spec.hi))
-        out = []
-        labels = self.sw.labels
-        for i in range(n):
-            for j in range(i + 1, n):
-                d = ("hpair", i, j)
-                if joint.kind(d) != "identity":
-                    continue
-                e = joint.expression(d, frozenset())
-                leaf = self.leaf_by_symbol.get(e) if isinstance(e, sp.Symbol) else None
-                if not isinstance(leaf, GenericLeaf):
-                    continue
-                roots = self._roots_in(leaf.expr, where)
-                if isinstance(roots, sp.FiniteSet) and roots:
-                    x = sorted(roots, key=lambda r: float(r))[0]
-                    out.append(f"H({labels[i]},{labels[j]},C) = {leaf.expr} vanishes at "
-                               f"{self.sw.param} = {x} = {sp.N(x, 20)} inside the range: the "
-                               "objective has a pole there that the sweep does not take as a "
-                               "special point")
-        return out
+        return bool(read)
+
+    def _pole_failures(self, result) -> list:
+        """Zeros inside the range of an H(V_i,V_j,C) that the objective divides by and that are
+        not special points of ``result`` (a region through a pole cannot be proved: said at once
+        rather than after bisecting to the cell budget). The zeros are those of
+        :func:`~fstheory.orderings.atlas_poles.divisor_zeros`, solved exactly from the closed
+        forms; a divisor whose zeros are not known exactly is left to the cells, which cannot
+        prove a cell where its enclosure holds 0."""
+        poles = atlas_poles.divisor_zeros(self)
+        special = set(result.special)
+        return [f"{' = '.join(names)} = 0 at {self.sw.param} = {x} = {sp.N(x, 20)} inside the "
+                "range: the objective has a pole there that the result does not take as a "
+                "special point"
+                for x, names in poles.points.items() if x not in special]
 
     def _layout_failures(self, result, brackets) -> list:
         """What makes the reported regions and breakpoints unfit for a proof, whatever the
@@ -890,8 +884,11 @@ class Certifier:
     def run(self, result) -> dict:
         if self.sw.method.dimension == 3:
             try:
+                poles = atlas_poles.divisor_zeros(self)
                 for x in result.special:
-                    self.joint().check_point(x)
+                    # an irrational pole cannot be bound: its values are the open forms there
+                    if x.is_Rational or x not in poles.points:
+                        self.joint().check_point(x)
             except NoEnclosure as exc:
                 return guarantee(self.sw.spec, str(exc))
         pieces, brackets = self.pieces(result)
@@ -904,7 +901,7 @@ class Certifier:
                     failures.append(f"the certified bracket [{_text(x0)}, {_text(x1)}] is not "
                                     f"below 10^-{self.digits} relative")
         failures += self._layout_failures(result, brackets)
-        poles = self._pole_failures() if self.sw.method.dimension == 3 else []
+        poles = self._pole_failures(result) if self.sw.method.dimension == 3 else []
         if poles:
             return self._finish(0, brackets, failures + poles)
         for cell, region in pieces:

@@ -6,7 +6,9 @@ Over a cell of the swept parameter the enclosure is
 :func:`fstheory.theory.cone_enclosure.cone_entropy_ball`: the set of directions where the
 classes differ is bracketed by the arcs its boundaries sweep over the cell (exact reasoning, no
 monotonicity needed), and the integrals of the weight over directions are double-exponential
-quadrature values whose radius is 100 times their error estimate. So a certificate that uses
+quadrature values whose radius is 100 times their error estimate. The derivative over a cell is
+:func:`~fstheory.theory.cone_enclosure.cone_entropy_derivative_ball` (the weight at the swept
+arcs times the boundaries' turning rates, a rigorous enclosure). So a certificate that uses
 this leaf is a proof *given* those quadrature values, and says so in its assumptions.
 
 At a special point the leaf is continuous: the boundaries of the set move continuously with the
@@ -22,9 +24,10 @@ import math
 import sympy as sp
 from flint import arb, ctx
 
-from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, NoEnclosure, _PointMemo, arb_of,
-                                              to_ix, working_precision)
-from fstheory.theory.cone_enclosure import DirectionWeight, NoConeEnclosure, cone_entropy_ball
+from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, NoEnclosure, _mpf_down, _mpf_up,
+                                              _PointMemo, arb_of, to_ix, working_precision)
+from fstheory.theory.cone_enclosure import (DirectionWeight, NoConeEnclosure, cone_entropy_ball,
+                                           cone_entropy_derivative_ball)
 from fstheory.theory.law_algebra import linear_parts
 
 __all__ = ["ConeLeaf", "ASSUMPTION"]
@@ -79,4 +82,13 @@ class ConeLeaf(CellMemoLeaf):
     def _enclose(self, cell: Cell, der: bool):
         if cell.is_point:
             return to_ix(self.point(cell.lo))
-        return to_ix(self._mi(arb_of(cell.lo), arb_of(cell.hi)))
+        t0, t1 = arb_of(cell.lo), arb_of(cell.hi)
+        dlo = dhi = None
+        if der:
+            try:
+                d = cone_entropy_derivative_ball(self.weight, self.a, self.sym, t0, t1)
+            except NoConeEnclosure:
+                d = None
+            if d is not None and d.is_finite():  # d MI / dt = -dH/dt
+                dlo, dhi = _mpf_down(-d.upper()), _mpf_up(-d.lower())
+        return to_ix(self._mi(t0, t1), dlo, dhi)

@@ -236,21 +236,35 @@ class JointLeaves:
             self._exprs[key] = out
         return self._exprs[key]
 
-    def _closed_leaf(self, d, terms):
-        """H(V_i,V_j,C) as one leaf of its own closed form in t, when every term has one and
-        the sum is a polynomial in t (else None); equal forms share one leaf, so ties stay
-        exact. A divisor of DISR: the difference of its terms'
-        enclosures cannot exclude 0 where it tends to 0 (H(Z,X,C_k) = k ln 2 / 2 in Scenario I,
-        a pole at k = 0), the closed form's monotone enclosure does."""
-        cert = self.cert
+    def closed_form(self, d):
+        """H(V_i,V_j,C) (``d`` = ("hpair", i, j), an identity) as one closed form in t when every
+        term has one (else None): what its zeros inside the range are solved from
+        (:mod:`fstheory.orderings.atlas_poles`)."""
+        terms = self._terms(d)
+        if self.kind(d) != "identity" or SYM_INF in terms:
+            return None
         s = sp.Add(*terms)
-        closed = cert._closed_forms(s.free_symbols)
+        closed = self.cert._closed_forms(s.free_symbols)
         if closed is None:
             return None
-        form = sp.cancel(sp.expand(s.xreplace(closed)))
+        return sp.cancel(sp.expand(s.xreplace(closed)))
+
+    def _closed_leaf(self, d, terms):
+        """H(V_i,V_j,C) as one leaf of its own closed form in t, when every term has one and
+        the sum is a polynomial in t and ln t (else None); equal forms share one leaf, so ties
+        stay exact. A divisor of DISR: the difference of its terms'
+        enclosures cannot exclude 0 where it tends to 0 (H(Z,X,C_k) = k ln 2 / 2 in Scenario I,
+        a pole at k = 0; 2 ln(2 delta) + k/2 at a pole inside a delta sweep), the closed
+        form's monotone enclosure does."""
+        cert = self.cert
+        form = self.closed_form(d)
+        if form is None:
+            return None
         if is_exact_zero(form):
             return sp.Integer(0)
-        if form.free_symbols != {self.t} or not form.is_polynomial(self.t):
+        u = sp.Dummy("u")
+        if form.free_symbols != {self.t} or not form.xreplace({sp.log(self.t): u}).is_polynomial(
+                self.t, u):
             return None  # (a removable singularity, as in log(1 - k)/k, has no enclosure)
         if d not in cert.leaf:
             if form not in self._closed:
@@ -267,6 +281,14 @@ class JointLeaves:
         return {"cmi": f"MI(C;{a}|{b})", "given": f"MI({a};{b}|C)", "hpair": f"H({a},{b},C)"}[what]
 
     # ----- special points --------------------------------------------------------------------------
+    def opened(self, sym_expr, x, memo: dict):
+        """An expression in leaf symbols with each leaf's exact value at the point ``x``
+        (``memo``: symbol -> value, filled as leaves are read)."""
+        e = sp.sympify(sym_expr)
+        for s in e.free_symbols - set(memo):
+            memo[s] = self.cert.leaf_by_symbol[s].exact(x)
+        return e.xreplace(memo)
+
     def check_point(self, x) -> None:
         """Prove that every joint quantity derived at the special point ``x`` equals the open
         form's value there (its one-sided limit); raises NoEnclosure naming the first that does
@@ -279,10 +301,7 @@ class JointLeaves:
         leaf_exact: dict = {}
 
         def opened(sym_expr):
-            e = sp.sympify(sym_expr)
-            for s in e.free_symbols - set(leaf_exact):
-                leaf_exact[s] = cert.leaf_by_symbol[s].exact(x)
-            return e.xreplace(leaf_exact)
+            return self.opened(sym_expr, x, leaf_exact)
 
         hc = st.class_entropy()
         if hc.kind == "numeric":

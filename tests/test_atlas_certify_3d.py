@@ -198,17 +198,3 @@ def test_scenario_two_wrong_3d_ordering_is_refuted(scenario_two_cmim):
     cert = _recertify(res, regions, res.breakpoints)
     assert cert["certified"] is False
     assert any("refuted" in f and "step 5" in f for f in cert["failures"]), cert["failures"]
-
-
-def test_a_divisor_vanishing_inside_the_range_is_refused_at_once():
-    # delta = 9/20: h(X) = h(Z) = ln(9/10), so H(X,Z,C_k) = 2 ln(9/10) + k/2 vanishes at
-    # k = -4 ln(9/10) = 0.42144..., a pole of DISR's objective that the sweep does not take as a
-    # special point; the certificate says so instead of bisecting towards it (it ran > 10 min)
-    spec = AtlasSpec(scenario="uniform", method="disr", parameter="k", lo="0", hi="1",
-                     fixed=(("delta", "9/20"),), digits=20, grid=12)
-    cert = atlas(spec, certify=True).certificate
-    assert cert["certified"] is False and cert["cells"] == 0
-    (pole,) = [f for f in cert["failures"] if f.startswith("H(X,Z,C)")]
-    with mpmath.workdps(30):
-        root = mpmath.nstr(-4 * mpmath.log(mpmath.mpf(9) / 10), 20)
-    assert f"= {root} inside the range" in pole and "pole" in pole

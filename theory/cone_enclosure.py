@@ -69,7 +69,8 @@ from fstheory.theory.quadrature import integrate
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.two_point_fibre import _angles_of_form, _quadratic_zeros, g_series
 
-__all__ = ["DirectionWeight", "cone_entropy_ball", "NoConeEnclosure", "ESTIMATE_FACTOR"]
+__all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_derivative_ball", "NoConeEnclosure",
+           "ESTIMATE_FACTOR"]
 
 #: Equal parts of the circle between cached nodes (besides the kinks).
 GRID = 32
@@ -172,9 +173,24 @@ class DirectionWeight:
         """w at a real point (a ball): ``g_m(|c|) = m! ln 2 +- c^2`` below |c| = 2^-(prec/2)
         (two_point_fibre's module docstring), where the closed form cancels too many bits."""
         w, c = self._w_abs_c(x)
+        return w * self._g_at(c)
+
+    def _g_at(self, c: arb) -> arb:
+        """g_m at an exact point c >= 0 (a ball)."""
         if c < arb(2) ** -(ctx.prec // 2):
-            return w * (self.gmax + arb(0, (c * c).upper()))
-        return w * _g(self.m, c)
+            return self.gmax + arb(0, (c * c).upper())
+        return _g(self.m, c)
+
+    def w_ball(self, ball: arb) -> arb:
+        """w over a real ball of directions, a rigorous enclosure: g_m is decreasing in c >= 0
+        (H_b(sigma(x)) has derivative -x sech^2(x/2)/4 <= 0 for x >= 0), so over |c| in
+        [c_lo, c_hi] it lies between g_m(c_hi) and g_m(c_lo), evaluated at those points."""
+        w, c = self._w_abs_c(ball)
+        if not c.is_finite():
+            return w * arb(0).union(self.gmax)
+        lo = c.lower()
+        lo = lo if lo > 0 else arb(0)
+        return w * self._g_at(c.upper()).union(self._g_at(lo))
 
     def _between_kinks(self, a: arb, b: arb) -> arb:
         """The integral over [a, b] (exact ends, no kink strictly inside): the quadrature's value
@@ -242,6 +258,80 @@ def _form_arcs(v0, v1) -> list:
         else:
             out.append([(lo, hi)])
     return out
+
+
+def _membership(weight, av, theta: arb) -> int | None:
+    """1 if the direction theta is in A at the class coefficients av, 0 if not, None if not
+    decided: A = {(a . e)(a . T e) < 0}."""
+    e = (theta.cos(), theta.sin())
+    te = _apply(weight.T, e)
+    prod = (av[0] * e[0] + av[1] * e[1]) * (av[0] * te[0] + av[1] * te[1])
+    return 1 if prod < 0 else 0 if prod > 0 else None
+
+
+def _affine(forms, sym):
+    """Each form (a pair of expressions affine in sym) as ((c0, c1), (d0, d1)) balls: the
+    form is (c0 + c1 t, d0 + d1 t)."""
+    out = []
+    for form in forms:
+        parts = []
+        for x in form:
+            x = sp.expand(sp.sympify(x))
+            if not x.is_polynomial(sym) or sp.degree(x, sym) > 1:
+                raise NoConeEnclosure(f"a class coefficient {x} is not affine in {sym}")
+            p = sp.Poly(x, sym)
+            parts.append((_arb(p.coeff_monomial(1)), _arb(p.coeff_monomial(sym))))
+        out.append(parts)
+    return out
+
+
+def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb):
+    r"""An enclosure of dH(C | V_S)/dt for every t in [t0, t1], t0 < t1, or None.
+
+    Each boundary of A(t) is a direction theta_j(t) orthogonal to an affine v(t) = v_0 + t v',
+    turning at ``theta_j' = (v(t) x v') / |v(t)|^2`` (v x v' is constant in t), and A gains or
+    loses the directions it passes at that rate (the level-set form of the Reynolds transport
+    theorem): ``dH/dt = sum_j s_j w(theta_j) |theta_j'|``, s_j = +1 where the arc swept by
+    boundary j over the cell is outside A at t0 and inside at t1, -1 the other way. None
+    (no derivative) when two swept arcs meet (a direction could change membership twice) or a
+    membership is not decided."""
+    Tq = weight.Tq
+    a = [sp.expand(sp.sympify(x)) for x in a]
+    Ta = [a[0] * Tq[0][0] + a[1] * Tq[1][0], a[0] * Tq[0][1] + a[1] * Tq[1][1]]
+    (ca, cb) = _affine([a, Ta], sym)
+    span = t0.union(t1)
+    a0 = [c + d * t0 for c, d in ca]
+    a1 = [c + d * t1 for c, d in ca]
+    arcs = []  # (pieces, |theta'| over the cell)
+    for form in (ca, cb):
+        v0 = [c + d * t0 for c, d in form]
+        v1 = [c + d * t1 for c, d in form]
+        vt = [c + d * span for c, d in form]
+        norm2 = vt[0] * vt[0] + vt[1] * vt[1]
+        if not norm2 > 0:
+            return None
+        cross = abs(form[0][0] * form[1][1] - form[1][0] * form[0][1])
+        for pieces in _form_arcs(v0, v1):
+            arcs.append((pieces, cross / norm2))
+    balls = [lo.union(hi) for pieces, _ in arcs for lo, hi in pieces]
+    for i, x in enumerate(balls):
+        if any(x.overlaps(y) for y in balls[i + 1:]):
+            return None
+    total = arb(0)
+    for pieces, rate in arcs:
+        lo, hi = max(pieces, key=lambda p: float((p[1] - p[0]).mid()))
+        if not hi.lower() > lo.upper():
+            return None
+        mid = (lo.upper() + hi.lower()) / 2
+        m0, m1 = _membership(weight, a0, mid), _membership(weight, a1, mid)
+        if m0 is None or m1 is None or m0 == m1:
+            return None
+        w = None
+        for p, q in pieces:
+            wp = weight.w_ball(p.union(q))
+            w = wp if w is None else w.union(wp)
+        total += (m1 - m0) * w * rate
+    return total
 
 
 def cone_entropy_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb) -> arb:
