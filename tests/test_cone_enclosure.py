@@ -170,3 +170,39 @@ def test_reflection_probability_hypotheses():
     assert tpf.radial_reflection_probability(flip, ClassEvent(X + Y, 0), laws) is None
     laws = {X: Normal(0, 1), Y: Normal(0, 1)}
     assert tpf.radial_reflection_probability(flip, ClassEvent(X + Y, 1), laws) is None
+
+
+@pytest.mark.parametrize("kind", ["normal", "laplace"])
+@pytest.mark.parametrize("pair", sorted(MAPS))
+@pytest.mark.parametrize("x", ["1/20", "3/10", "9/10"])
+def test_derivative_enclosure_contains_the_difference_quotients(kind, pair, x):
+    """dH/dk over [x, x + 1/100] (boundaries' turning rates times the weight at the swept arcs)
+    against (H(y + h) - H(y)) / h at three points y of the cell, h = 1e-15: the quotient is
+    within h * max|H''| of a derivative value, far below the enclosure's width."""
+    from fstheory.theory.cone_enclosure import cone_entropy_derivative_ball
+
+    with flint_precision(BITS):
+        x = _ball(x)
+        d = cone_entropy_derivative_ball(_weight(kind, pair), (sp.Integer(1), K), K, x,
+                                         x + arb(1) / 100)
+        assert d is not None and d.rad() < 0.06
+        h = arb(10) ** -15
+        for j in (0, 1, 2):
+            y = x + arb(j) / 200
+            q = (_h(kind, pair, y + h) - _h(kind, pair, y)) / h
+            assert q.rad() < 1e-12 and d.lower() - 1e-10 < q.mid() < d.upper() + 1e-10
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["normal", "laplace"]), st.sampled_from(sorted(MAPS)),
+       st.fractions(min_value=0, max_value=6, max_denominator=100),
+       st.fractions(min_value=0, max_value=1, max_denominator=100))
+def test_weight_over_a_ball_contains_its_point_values(kind, pair, theta, u):
+    """w over a ball of directions (g_m decreasing in |c|) contains w at points of the ball."""
+    w = _weight(kind, pair)
+    with flint_precision(BITS):
+        lo = _ball(theta)
+        hi = lo + arb(1) / 20
+        ball = w.w_ball(lo.union(hi))
+        p = w._integrand(lo + (hi - lo) * _ball(u))
+        assert ball.lower() <= p.lower() and p.upper() <= ball.upper()
