@@ -56,7 +56,9 @@ python-flint (digamma, Hurwitz zeta); below |c| = 2^-(prec/2) g_m is taken as ln
 (|g_m(c) - ln 2| <= c^2, from H_b(sigma(x)) >= ln 2 - x^2/8). The error is mpmath's estimate, as
 for the nested quadratures of the numerical route; the callers refuse a value whose estimate is
 far above the tolerance. Not certified: g_m is not analytic at c = 0 (its expansion in c is only
-asymptotic), which defeats the certified quadrature's error bounds next to those directions.
+asymptotic), which defeats the certified quadrature's error bounds next to those directions;
+:mod:`fstheory.theory.cone_enclosure` encloses the set of directions over an interval of the
+class's parameter exactly and takes the weight's integrals from quadrature, as an assumption.
 
 Examples
 --------
