@@ -482,14 +482,16 @@ class Certifier:
                 out = None
             else:
                 # factored: a leaf common to every term (L5*(m - L7)) is evaluated once; a
-                # large difference, or one with leaves in a denominator (DISR's sums of
-                # ratios), is left as it is: multivariate factoring of its common numerator
-                # can run for minutes (DISR at delta = 9/20), and a time limit would make the
-                # certificate depend on the machine's load
+                # large difference, or DISR's sums of ratios of joint entropies, is left as it
+                # is: multivariate factoring of its common numerator can run for minutes (DISR
+                # at delta = 9/20), and a time limit would make the certificate depend on the
+                # machine's load
                 out = a - b
-                if (sp.count_ops(out) <= FACTOR_OPS
-                        and out.is_polynomial(*sorted(out.free_symbols, key=str))):
-                    out = sp.factor(out)
+                if sp.count_ops(out) <= FACTOR_OPS:
+                    if out.is_polynomial(*sorted(out.free_symbols, key=str)):
+                        out = sp.factor(out)
+                    elif not self._ratios_of_joint_entropies():
+                        out = sp.factor(sp.cancel(sp.together(out)))
             self._sym_cache[key] = out
         return self._sym_cache[key]
 
@@ -704,11 +706,12 @@ class Certifier:
                       for s in diff.free_symbols if s in self.leaf_by_symbol}
         except NoEnclosure:
             return False
-        if diff.has(sp.Min, sp.Max) and any(v.has(sp.Integral) for v in values.values()):
-            # sympy would order the arguments of min and max by evaluating the integrals
+        if diff.has(sp.Min, sp.Max):
+            # sympy would order the arguments of min and max by evaluating integrals
             # numerically, for minutes (Scenario III's constant MI(Y^2, X-Y) in CMIM at k = 1):
-            # not an exact zero that can be recognised here
-            return False
+            # an integral stays a symbol, so it must cancel for an exact zero
+            values = {s: (sp.Dummy(positive=True) if v.has(sp.Integral) and v.is_positive else
+                          sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
         exact = diff.xreplace(values)
         return not exact.free_symbols and is_exact_zero(exact)
 
@@ -832,6 +835,12 @@ class Certifier:
             else:
                 regs = [r for r in result.regions if _le(r.lo, where.lo) and _le(where.hi, r.hi)]
         return regs[0] if regs else None
+
+    def _ratios_of_joint_entropies(self) -> bool:
+        """A 3-D row whose objective divides by H(V_i,V_j,C) (memoised)."""
+        if not hasattr(self, "_reads_h"):
+            self._reads_h = self.sw.method.dimension == 3 and self.reads_joint_entropy()
+        return self._reads_h
 
     def reads_joint_entropy(self) -> bool:
         """Whether the row's 3-D objective reads H(V_i,V_j,C) (DISR's divisor), recorded by
