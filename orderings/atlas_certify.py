@@ -710,8 +710,7 @@ class Certifier:
             # sympy would order the arguments of min and max by evaluating integrals
             # numerically, for minutes (Scenario III's constant MI(Y^2, X-Y) in CMIM at k = 1):
             # an integral stays a symbol, so it must cancel for an exact zero
-            values = {s: (sp.Dummy(positive=True) if v.has(sp.Integral) and v.is_positive else
-                          sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
+            values = {s: (sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
         exact = diff.xreplace(values)
         return not exact.free_symbols and is_exact_zero(exact)
 

@@ -269,20 +269,29 @@ def _membership(weight, av, theta: arb) -> int | None:
     return 1 if prod < 0 else 0 if prod > 0 else None
 
 
-def _affine(forms, sym):
-    """Each form (a pair of expressions affine in sym) as ((c0, c1), (d0, d1)) balls: the
-    form is (c0 + c1 t, d0 + d1 t)."""
+def _forms(weight: DirectionWeight, a, sym) -> list:
+    """The class's coefficients a(t) and T' a(t) (the boundaries of A are orthogonal to them),
+    each as a pair of components ``(c0, c1)`` of ``c0 + c1 t`` (balls); raises when a
+    coefficient is not affine in ``sym``."""
+    a = [sp.expand(sp.sympify(x)) for x in a]
+    Tq = weight.Tq
+    Ta = [a[0] * Tq[0][0] + a[1] * Tq[1][0], a[0] * Tq[0][1] + a[1] * Tq[1][1]]  # a . T e
     out = []
-    for form in forms:
+    for form in (a, Ta):
         parts = []
         for x in form:
-            x = sp.expand(sp.sympify(x))
+            x = sp.expand(x)
             if not x.is_polynomial(sym) or sp.degree(x, sym) > 1:
                 raise NoConeEnclosure(f"a class coefficient {x} is not affine in {sym}")
             p = sp.Poly(x, sym)
             parts.append((_arb(p.coeff_monomial(1)), _arb(p.coeff_monomial(sym))))
         out.append(parts)
     return out
+
+
+def _at(form, t: arb) -> list:
+    """An affine form of :func:`_forms` at t (a ball)."""
+    return [c0 + c1 * t for c0, c1 in form]
 
 
 def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb):
@@ -295,18 +304,12 @@ def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: a
     boundary j over the cell is outside A at t0 and inside at t1, -1 the other way. None
     (no derivative) when two swept arcs meet (a direction could change membership twice) or a
     membership is not decided."""
-    Tq = weight.Tq
-    a = [sp.expand(sp.sympify(x)) for x in a]
-    Ta = [a[0] * Tq[0][0] + a[1] * Tq[1][0], a[0] * Tq[0][1] + a[1] * Tq[1][1]]
-    (ca, cb) = _affine([a, Ta], sym)
+    ca, cb = _forms(weight, a, sym)
     span = t0.union(t1)
-    a0 = [c + d * t0 for c, d in ca]
-    a1 = [c + d * t1 for c, d in ca]
+    a0, a1 = _at(ca, t0), _at(ca, t1)
     arcs = []  # (pieces, |theta'| over the cell)
     for form in (ca, cb):
-        v0 = [c + d * t0 for c, d in form]
-        v1 = [c + d * t1 for c, d in form]
-        vt = [c + d * span for c, d in form]
+        v0, v1, vt = _at(form, t0), _at(form, t1), _at(form, span)
         norm2 = vt[0] * vt[0] + vt[1] * vt[1]
         if not norm2 > 0:
             return None
@@ -337,24 +340,7 @@ def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: a
 def cone_entropy_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb) -> arb:
     """An enclosure of H(C | V_S)(t) for every t in [t0, t1] (module docstring): ``a`` the
     class's coefficients of (b_1, b_2), each affine in ``sym``; ``weight`` the integrand of T."""
-    a = [sp.expand(sp.sympify(x)) for x in a]
-    for x in a:
-        if not x.is_polynomial(sym) or sp.degree(x, sym) > 1:
-            raise NoConeEnclosure(f"a class coefficient {x} is not affine in {sym}")
-    Tq = weight.Tq
-    Ta = [a[0] * Tq[0][0] + a[1] * Tq[1][0], a[0] * Tq[0][1] + a[1] * Tq[1][1]]  # a . T e
-
-    def at(form, t):
-        out = []
-        for x in form:
-            p = sp.Poly(x, sym)
-            c1 = p.coeff_monomial(sym)
-            c0 = p.coeff_monomial(1)
-            out.append(_arb(c0) + _arb(c1) * t)
-        return out
-
-    forms = [a, Ta]
-    ends = [[at(f, t0), at(f, t1)] for f in forms]
+    ends = [[_at(f, t0), _at(f, t1)] for f in _forms(weight, a, sym)]
     for e0, e1 in ends:
         for v in (e0, e1):
             if v[0].contains(0) and v[1].contains(0):
@@ -366,7 +352,7 @@ def cone_entropy_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb) -> arb:
             raise NoConeEnclosure("a class boundary may degenerate inside the cell")
     arcs = [arc for e0, e1 in ends for arc in _form_arcs(e0, e1)]
     pi2 = 2 * arb.pi()
-    a0 = ends[0][0]
+    a0 = ends[0][0]  # a(t0)
     merged = _merge([arb(0), pi2] + [x for arc in arcs for piece in arc for x in piece])
     total = arb(0)
     for x in merged:  # the cut balls themselves: uncertain
