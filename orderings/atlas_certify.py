@@ -296,6 +296,7 @@ class Certifier:
                 self.leaf[("mi", i, i)] = ConstLeaf(IX.POS_INF)
                 self.symbol[("mi", i, i)] = SYM_INF
         self._sym_cache: dict = {}
+        self._reads_h: dict = {}  # (method, reading) -> whether it divides by H(V_i,V_j,C)
         self._joint: JointLeaves | NoEnclosure | None = None
 
     def joint(self) -> "JointLeaves":
@@ -836,10 +837,12 @@ class Certifier:
         return regs[0] if regs else None
 
     def _ratios_of_joint_entropies(self) -> bool:
-        """A 3-D row whose objective divides by H(V_i,V_j,C) (memoised)."""
-        if not hasattr(self, "_reads_h"):
-            self._reads_h = self.sw.method.dimension == 3 and self.reads_joint_entropy()
-        return self._reads_h
+        """A 3-D row whose objective divides by H(V_i,V_j,C) (memoised per row: the certifier is
+        shared by every row over the same values, ``self.sw`` being the current one)."""
+        key = (self.sw.spec.method, self.sw.spec.reading)
+        if key not in self._reads_h:
+            self._reads_h[key] = self.sw.method.dimension == 3 and self.reads_joint_entropy()
+        return self._reads_h[key]
 
     def reads_joint_entropy(self) -> bool:
         """Whether the row's 3-D objective reads H(V_i,V_j,C) (DISR's divisor), recorded by
