@@ -315,3 +315,23 @@ def test_numerical_constant_within_its_stated_radius(rows):
                                                        sp.Rational(1, 2))
     v = gauss_legendre_value(expr, 36)
     assert box.lo <= v <= box.hi
+
+
+def test_sweep_point_values_from_the_enclosures_match_the_numerical_route():
+    # the sweep reads MI(C, V) of 0 < k < 1 from class_mi_ball; the engine's numerical route is
+    # the second route (30 digits); at k = 0 and 1 the sweep defers to the engine (exact structure)
+    from fstheory.orderings.atlas_values import ParametricValues
+    from fstheory.scenarios.evaluate import PointQuantities
+
+    sc = get_scenario("laplace")
+    pv = ParametricValues(sc, {"scale": sp.Rational(3, 2)}, ("k",), 20)
+    k = sp.Rational(2, 7)
+    engine = PointQuantities(sc.bind(k=k, scale=sp.Rational(3, 2)), 30)
+    for name, i in INDEX.items():
+        fast = pv.laplace_mi_class(("mi_c", i), {"k": k})
+        ref = engine.mi_class(i)[0].value
+        with mpmath.workdps(40):
+            assert abs(fast.value - ref) < mpmath.mpf(10) ** -26 * ref, name
+    assert pv.laplace_mi_class(("mi_c", 2), {"k": k}) is None  # Y^2: not of the form
+    for end in (0, 1):
+        assert pv.laplace_mi_class(("mi_c", 0), {"k": sp.Integer(end)}) is None
