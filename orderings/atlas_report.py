@@ -63,12 +63,25 @@ def rows_3d() -> list[tuple[str, str]]:
     return [(m, r) for m in method_names(3) for r, _ in get_method(m).distinct_readings()]
 
 
+def _groups_3d() -> list[list[tuple[str, str]]]:
+    """The 3-D rows of a scenario in two tasks: DISR alone (its sweep reads every H(V_i,V_j,C),
+    values the other rows never compute, and it is the longest row) and the other eleven, which
+    share the joint values of each point in one process."""
+    rows = rows_3d()
+    return [[r for r in rows if r[0] == "disr"], [r for r in rows if r[0] != "disr"]]
+
+
+def _tasks_3d() -> list[tuple]:
+    # the longest first (Scenario III, then II), so that the two workers end together
+    return [("3d", s, GRID_3D, tuple(g)) for s in reversed(SCENARIOS) for g in _groups_3d()]
+
+
 def _rows_3d_task(args):
-    """Every 3-D row of one scenario, in one process: the rows share the joint values of each
-    point (the same grid, the values cached per point by the sweep's ParametricValues)."""
-    scenario, grid = args
+    """3-D rows of one scenario, in one process: the rows share the joint values of each point
+    (the same grid, the values cached per point by the sweep's ParametricValues)."""
+    scenario, grid, rows = args
     out = []
-    for m, reading in rows_3d():
+    for m, reading in rows:
         spec = AtlasSpec(method=m, parameter="k", lo="0", hi="1", scenario=scenario,
                          reading=reading, digits=DIGITS, grid=grid)
         out.append(atlas(spec, certify=None).to_json())
@@ -203,8 +216,8 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     progress = progress_printer()
     wall = time.perf_counter()
     rows = method_rows()
-    # the 3-D tasks (one per scenario, its 12 rows in sequence) are the longest: first
-    tasks = ([("3d", s, GRID_3D) for s in SCENARIOS] if with_3d else []) + [
+    # the 3-D tasks (two per scenario) are the longest: first
+    tasks = (_tasks_3d() if with_3d else []) + [
         (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
     results = _run(_k_task, tasks, jobs, scheduler, progress, "k sweeps")
     sweeps: dict = {}
@@ -212,12 +225,14 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     spent = {"2-D": 0.0, "3-D": 0.0}
     for t, (r, seconds) in zip(tasks, results):
         if t[0] == "3d":
-            sweeps_3d[t[1]] = r
+            sweeps_3d.setdefault(t[1], {}).update(zip(t[3], r))
             spent["3-D"] += seconds
-            print(f"atlas: 3-D rows of {t[1]}: {seconds:.0f} s", file=sys.stderr)
+            print(f"atlas: 3-D rows of {t[1]} ({', '.join(m for m, _ in t[3])}): "
+                  f"{seconds:.0f} s", file=sys.stderr)
         else:
             sweeps.setdefault(t[0], []).append(r)
             spent["2-D"] += seconds
+    sweeps_3d = {s: [rs[row] for row in rows_3d()] for s, rs in sweeps_3d.items()}
     print(f"atlas: k sweeps, time in tasks: 2-D rows {spent['2-D']:.0f} s, 3-D rows "
           f"{spent['3-D']:.0f} s (over {jobs} workers)", file=sys.stderr)
     for s, rs in sweeps.items():
