@@ -183,3 +183,16 @@ def test_committed_step_four_crossing_matches_the_hand_solved_root():
 
         root = mpmath.findroot(diff, (mpmath.mpf("0.45"), mpmath.mpf("0.55")), solver="anderson")
         assert bp["at"] == mpmath.nstr(root, 20, strip_zeros=False)
+
+
+def test_reproduce_atlas_splits_each_scenarios_3d_rows_once():
+    # make reproduce-atlas runs each scenario's 3-D rows in two tasks (DISR alone, the eleven
+    # others sharing their points' joint values): every row of every scenario exactly once
+    from fstheory.orderings import atlas_report as ar
+
+    tasks = ar._tasks_3d()
+    assert [t[1] for t in tasks] == ["laplace", "laplace", "normal", "normal", "uniform", "uniform"]
+    for s in ar.SCENARIOS:
+        rows = [row for t in tasks if t[1] == s for row in t[3]]
+        assert sorted(rows) == sorted(ar.rows_3d()) and len(rows) == 12
+        assert [list(t[3]) for t in tasks if t[1] == s][0] == [("disr", "original")]
