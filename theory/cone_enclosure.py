@@ -110,7 +110,7 @@ __all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_derivative_ball
 #: Equal parts of the circle between cached nodes (besides the kinks).
 GRID = 32
 
-#: Guard bits of the integrand inside a quadrature.
+#: Guard bits of the weight's values and coefficients while a model is built.
 GUARD_BITS = 30
 
 #: Parameters rho of the Bernstein ellipses tried for a Chebyshev model.
@@ -407,8 +407,10 @@ class DirectionWeight:
         right = self._window(p, q, True, half)
         a = left[0] if left else p
         b = right[0] if right else q
-        if a >= b:  # the two windows cover the piece
-            err = arb(0).union(left[1]).union(right[1]).upper()
+        if a >= b:  # the windows cover the piece
+            err = arb(0)
+            for window in (left, right):
+                err = err if window is None else err.union(window[1]).upper()
             return self._fit(p, q, half, err, near_zero=True)
         out = self._fit(p, a, half, left[1], near_zero=True) if left else []
         out += self._fit(a, b, half, arb(0))
