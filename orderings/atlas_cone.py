@@ -5,11 +5,12 @@ an integral over directions (Scenarios II and III: {Y^2, X-Y}, {X-Y, X^2};
 Over a cell of the swept parameter the enclosure is
 :func:`fstheory.theory.cone_enclosure.cone_entropy_ball`: the set of directions where the
 classes differ is bracketed by the arcs its boundaries sweep over the cell (exact reasoning, no
-monotonicity needed), and the integrals of the weight over directions are double-exponential
-quadrature values whose radius is 100 times their error estimate. The derivative over a cell is
+monotonicity needed), and the integrals of the weight over directions are enclosures (Chebyshev
+models with proved error bounds, the module docstring of
+:mod:`~fstheory.theory.cone_enclosure`). The derivative over a cell is
 :func:`~fstheory.theory.cone_enclosure.cone_entropy_derivative_ball` (the weight at the swept
-arcs times the boundaries' turning rates, a rigorous enclosure). So a certificate that uses
-this leaf is a proof *given* those quadrature values, and says so in its assumptions.
+arcs times the boundaries' turning rates). Both are rigorous: a certificate that uses this leaf
+assumes nothing about it.
 
 At a special point the leaf is continuous: the boundaries of the set move continuously with the
 parameter and the weight is integrable, so the value at the point is the limit of the open
@@ -30,14 +31,7 @@ from fstheory.theory.cone_enclosure import (DirectionWeight, NoConeEnclosure, co
                                            cone_entropy_derivative_ball)
 from fstheory.theory.law_algebra import linear_parts
 
-__all__ = ["ConeLeaf", "ASSUMPTION"]
-
-#: What a certificate using a cone leaf assumes (its ``assumptions`` entry, with the pairs).
-ASSUMPTION = ("{pairs}: H(C | V_i, V_j) is an integral over directions; the integrals of its "
-              "weight are taken from double-exponential quadrature with 100 times the error "
-              "estimate as radius (not enclosed by ball arithmetic); the sets of directions are "
-              "enclosed exactly over each cell")
-
+__all__ = ["ConeLeaf"]
 
 class ConeLeaf(CellMemoLeaf):
     """MI(C;{V_i,V_j}) = ln 2 - H(C | V_i, V_j)(t) for a map ``tau`` (an

@@ -14,8 +14,9 @@ inside the range is refused). Each pair is then, on the whole range:
   function of t (:func:`fstheory.theory.two_point_fibre.uniform_disagreement_on`, uniform laws:
   polygon areas with every sign decision proved on the range by exact root isolation), an
   elementary leaf (:class:`~fstheory.orderings.atlas_enclose.GenericLeaf`);
-* otherwise (the integral over directions of Scenarios II and III, the numerical route) there is
-  no enclosure and the certificate says which pairs.
+* an integral over directions (Scenarios II and III, normal or Laplace laws):
+  :class:`~fstheory.orderings.atlas_cone.ConeLeaf`;
+* otherwise (the numerical route) there is no enclosure and the certificate says which pairs.
 
 The other joint quantities are the engine's identities
 (:mod:`fstheory.scenarios.derive_joint`), written in the leaf symbols and expanded, so shared
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from fstheory.orderings.atlas_cone import ASSUMPTION, ConeLeaf
+from fstheory.orderings.atlas_cone import ConeLeaf
 from fstheory.orderings.atlas_enclose import ConstLeaf, GenericLeaf, NoEnclosure, arb_of
 from fstheory.orderings.atlas_interval import IX, SYM_INF
 from fstheory.scenarios.derive_joint import ParametricStructure, joint_structure
@@ -86,7 +87,6 @@ class JointLeaves:
         self._add_class_entropy()
         missing: dict = {}
         by_expr: dict = {}
-        self.cone_pairs: list = []
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 why = self._add_pair(i, j, by_expr)
@@ -97,10 +97,6 @@ class JointLeaves:
             parts = [f"{', '.join(v)} ({k})" for k, v in missing.items()]
             raise NoEnclosure("a 3-D method: joint inputs without a rigorous enclosure over a "
                               "cell: " + "; ".join(parts))
-        if self.cone_pairs:
-            note = ASSUMPTION.format(pairs=", ".join(self.cone_pairs))
-            if note not in cert.notes:
-                cert.notes.append(note)
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 for d in (("given", i, j), ("hpair", i, j)):
@@ -154,8 +150,6 @@ class JointLeaves:
                 by_expr[leaf.key] = (leaf, sym)
                 cert.leaf_by_symbol[sym] = leaf
             cert.leaf[q], cert.symbol[q] = by_expr[leaf.key]
-            self.cone_pairs.append("MI(C;{" + f"{cert.sw.pv.labels[i]},{cert.sw.pv.labels[j]}"
-                                   + "})")
         else:
             return "the numerical route"
         return None

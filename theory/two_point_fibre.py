@@ -55,10 +55,11 @@ analytic inside each piece), by mpmath's double-exponential quadrature, g_m eval
 python-flint (digamma, Hurwitz zeta); below |c| = 2^-(prec/2) g_m is taken as ln 2
 (|g_m(c) - ln 2| <= c^2, from H_b(sigma(x)) >= ln 2 - x^2/8). The error is mpmath's estimate, as
 for the nested quadratures of the numerical route; the callers refuse a value whose estimate is
-far above the tolerance. Not certified: g_m is not analytic at c = 0 (its expansion in c is only
-asymptotic), which defeats the certified quadrature's error bounds next to those directions;
-:mod:`fstheory.theory.cone_enclosure` encloses the set of directions over an interval of the
-class's parameter exactly and takes the weight's integrals from quadrature, as an assumption.
+far above the tolerance. Not certified here: g_m is not analytic at c = 0 (its expansion in c is
+only asymptotic), which defeats arb's certified quadrature next to those directions;
+:mod:`fstheory.theory.cone_enclosure` encloses the same integral, the set of directions over an
+interval of the class's parameter exactly and the weight's integrals by Chebyshev models with
+proved error bounds (a polynomial bracket of g_m next to c = 0).
 
 Examples
 --------
