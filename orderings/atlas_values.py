@@ -196,7 +196,7 @@ class _JointAt:
     def __call__(self, values: ScenarioValues):
         from fstheory.scenarios.evaluate_joint import LazyJointValues
 
-        return LazyJointValues(self.pv.bound_at(self.point), self.digits, values)
+        return LazyJointValues(self.pv.bound_at(self.point), self.digits, values, sweep=True)
 
 
 class ParametricValues:

@@ -281,3 +281,18 @@ def test_density_preserving_maps_have_the_constant_weight(kind, T):
     with flint_precision(BITS):
         v = DirectionWeight(kind, sp.ImmutableMatrix(T)).integral(arb(0), 2 * arb.pi())
         assert abs(v - arb.const_log2()) < 1e-30 and v.rad() < 1e-30, v
+
+
+@pytest.mark.parametrize("name", ["normal", "laplace"])
+def test_sweep_values_equal_the_single_point_route(name):
+    # the atlas's sweep reads the integrals over directions from cone_entropy_at (models kept
+    # between points); one point reads mpmath's quadrature (cone_entropy): two routes, 20 digits
+    from fstheory.scenarios.evaluate_joint import SetValues
+
+    for k in ("3/10", "5/7"):
+        b = get_scenario(name).bind(k=k)
+        one, many = SetValues(b, 20), SetValues(b, 20, sweep=True)
+        for pair in ((2, 3), (3, 7)):  # {Y^2, X-Y}, {X-Y, X^2}
+            assert one.structure.mi_class_set(pair).kind == "two-point-cone"
+            a, c = one.value(pair).value, many.value(pair).value
+            assert abs(a - c) < mpmath.mpf(10) ** -28 * a, (name, k, pair)

@@ -98,6 +98,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 
 import sympy as sp
@@ -106,7 +107,7 @@ from flint import acb, arb, ctx
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.two_point_fibre import _angles_of_form, _quadratic_zeros, g_series
 
-__all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_derivative_ball", "NoConeEnclosure"]
+__all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_at", "cone_entropy_derivative_ball", "NoConeEnclosure"]
 
 #: Equal parts of the circle between cached nodes (besides the kinks).
 GRID = 32
@@ -654,6 +655,23 @@ def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: a
             w = wp if w is None else w.union(wp)
         total += (m1 - m0) * w * rate
     return total
+
+
+@functools.lru_cache(maxsize=64)
+def _weight(kind: str, T: tuple, prec: int) -> DirectionWeight:
+    return DirectionWeight(kind, T)
+
+
+_POINT = sp.Dummy("t")
+
+
+def cone_entropy_at(kind: str, a, T) -> arb:
+    """H(C | V_S) at fixed class coefficients ``a`` (two rationals), T's rows ``T``, at the
+    caller's precision: the ball of :func:`cone_entropy_ball` at a point, with the weight of
+    (kind, T) kept per precision, so that over many values of the class's parameter its models
+    are built once."""
+    weight = _weight(kind, tuple(tuple(row) for row in T), ctx.prec)
+    return cone_entropy_ball(weight, a, _POINT, arb(0), arb(0))
 
 
 def cone_entropy_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb) -> arb:

@@ -95,7 +95,7 @@ from fstheory.theory.quadrature import flint_precision, from_mpf, to_mpf
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["AffinePartner", "affine_partner", "uniform_disagreement", "uniform_disagreement_on",
-           "reflection_partner", "radial_reflection_probability", "cone_entropy",
+           "reflection_partner", "radial_reflection_probability", "cone_entropy", "radial_form",
            "ConeIntegral", "radial_kind", "g_series"]
 
 
@@ -506,10 +506,10 @@ def _angles_of_form(v) -> list:
     return out
 
 
-def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegral:
-    """H(C | V_S) = int over the directions where the classes differ of w(theta) (module
-    docstring), at the caller's ``mpmath.workdps`` (double-exponential quadrature on each piece;
-    the error is mpmath's estimate); raises ArithmeticError if a piece cannot be decided."""
+def radial_form(tau: AffinePartner, event: det.ClassEvent, laws) -> tuple[str, list, list]:
+    """(kind, a, T) of :func:`cone_entropy`: the kind of :func:`radial_kind`, the class's
+    coefficients ``a`` of (b_1, b_2) and the rows of T, exact rationals. ValueError when the
+    setting is not radial, ArithmeticError when a coefficient is not rational."""
     kind = radial_kind(tau, event, laws)
     if kind is None:
         raise ValueError("cone_entropy: the laws, tau or the class are not radial")
@@ -519,6 +519,17 @@ def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegra
     T = [[exact_nsimplify(v) for v in tau.T.row(i)] for i in range(2)]
     if not all(x.is_Rational for x in a + T[0] + T[1]):
         raise ArithmeticError("the class weights or the map are not rational")
+    return kind, a, T
+
+
+def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegral:
+    """H(C | V_S) = int over the directions where the classes differ of w(theta) (module
+    docstring), at the caller's ``mpmath.workdps`` (mpmath's double-exponential quadrature on
+    each piece of the circle between the class boundaries and w's kinks; the error is mpmath's
+    estimate); raises ArithmeticError if a piece cannot be decided. The engine's values come
+    from :func:`fstheory.theory.cone_enclosure.cone_entropy_at` (the same integral, enclosed,
+    its models kept between points); this is the independent route the tests compare it with."""
+    kind, a, T = radial_form(tau, event, laws)
     Ta = [a[0] * T[0][0] + a[1] * T[1][0], a[0] * T[0][1] + a[1] * T[1][1]]  # a . T e
     with flint_precision(mpmath.mp.prec + 20):
         pi2 = 2 * arb.pi()
