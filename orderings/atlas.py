@@ -764,14 +764,15 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     # zeros of the H(Vi,Vj,C) it divides by, where the joint values are the open closed forms
     zeros = _pole_points(sw) if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
     special = [lo] + zeros + [hi]
+    bind = sw.method.dimension == 3 or bool(sw.pv.numeric_varying)
     per_unit = max(spec.grid, 4)
     grid_pts = []
     for s0, s1 in zip(special, special[1:]):
         n = max(4, int(per_unit * float((s1 - s0) / (hi - lo))))
         pts = _between(s0, s1, n)
-        # a 3-D row's joint values bind the scenario at the point: rational points only
-        grid_pts.append([_rational_near(p, spec.digits) for p in pts]
-                        if sw.method.dimension == 3 else pts)
+        # a 3-D row's joint values and the numerical route's quantities bind the scenario at
+        # the point: rational points only (between irrational special points _between's are not)
+        grid_pts.append([_rational_near(p, spec.digits) for p in pts] if bind else pts)
     points = []
     for i, s in enumerate(special):
         points.append(s)
@@ -789,7 +790,7 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
             extra.append((s, "L", _offset(s, grid_pts[i - 1][-1], spec.digits)))
         if i < len(grid_pts):
             extra.append((s, "R", _offset(s, grid_pts[i][0], spec.digits)))
-    if sw.method.dimension == 3:
+    if bind:
         extra = [(s, side, _rational_near(p, spec.digits)) for s, side, p in extra]
     extra_orders = _run(_order_task, [(spec, str(p), False) for _, _, p in extra], jobs, scheduler,
                         progress, "orderings near special points")
