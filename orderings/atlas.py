@@ -605,8 +605,7 @@ def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
     a, b = ol[n], or_[n]
     prefix = tuple(ol[:n])
     x0, x1, crossing = _locate(sw, tl, tr, a, b, prefix)
-    pl, pr = _probes(sw, tl, tr, x0, x1, a, b, prefix)
-    just_left, just_right = sw.order(pl), sw.order(pr)
+    (pl, just_left), (pr, just_right) = _probes(sw, tl, tr, x0, x1, a, b, prefix, left, right)
     out = []
     with mpmath.workdps(spec.digits + GUARD_DIGITS):
         mid = (x0 + x1) / 2
@@ -620,9 +619,9 @@ def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
     return out
 
 
-def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix) -> tuple:
-    """Points just outside the bracket [x0, x1] of A and B's change where the greedy rule tells
-    the pair apart, to read the orderings on each side.
+def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> tuple:
+    """Points just outside the bracket [x0, x1] of A and B's change, each with its ordering:
+    the orderings on each side, read where the greedy rule tells the pair apart.
 
     The rule ties objectives closer than its band (:func:`fstheory.orderings.greedy.tie_band`,
     relative to max(1, |obj|): absolute for small objectives). Near a crossing at a small
@@ -631,24 +630,31 @@ def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix) -> tuple:
     1e-22 relative): the ordering just outside is then the left one by the tie, and searching
     again between it and the sample moved the breakpoint to the band's edge, 80 bracket widths
     from the crossing. So the probes start 10^-(digits+1) relative out and move out by factors
-    of 10 (at most half-way to the samples ``tl``, ``tr``) until the pair is not tied there.
-    """
+    of 10 (at most half-way to the samples ``tl``, ``tr``) while the ordering there is not the
+    sample's (``left``, ``right``) and the pair is tied."""
     digits = sw.spec.digits
     eps = tie_band(sw.tie_digits)
-    with mpmath.workdps(digits + GUARD_DIGITS):
+    prec = mpmath.workdps(digits + GUARD_DIGITS)
+    with prec:
         tl, tr = _to_mpf(tl), _to_mpf(tr)
         w0 = mpmath.mpf(10) ** -(digits + 1) * max(abs(x0), mpmath.mpf(10) ** -6)
 
-        def probe(x, limit, sign):
-            w = w0
-            while True:
+    def probe(x, limit, sign, sample):
+        w = w0
+        while True:
+            with prec:
                 p = max(x - w, limit) if sign < 0 else min(x + w, limit)
-                if p == limit or not _tied(sw.objective(p, a, prefix),
-                                           sw.objective(p, b, prefix), eps):
-                    return p
+            o = sw.order(p)
+            if o == sample or p == limit:
+                return p, o
+            with prec:
+                if not _tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix), eps):
+                    return p, o
                 w *= 10
 
-        return probe(x0, (tl + x0) / 2, -1), probe(x1, (x1 + tr) / 2, 1)
+    with prec:
+        lim_l, lim_r = (tl + x0) / 2, (x1 + tr) / 2
+    return probe(x0, lim_l, -1, left), probe(x1, lim_r, 1, right)
 
 
 def _bisect_orders(sw: _Sweep, tl, tr, left, right, n) -> list:
