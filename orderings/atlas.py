@@ -56,7 +56,7 @@ import sympy as sp
 from fstheory.orderings import atlas_lowstage as lowstage
 from fstheory.orderings.atlas_lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
-from fstheory.orderings.greedy import select
+from fstheory.orderings.greedy import _tied, select, tie_band
 from fstheory.orderings.methods import get_method
 from fstheory.orderings.atlas_values import METHOD_PARAMETERS, ParametricValues, as_exact
 from fstheory.scenarios.declaration import ParameterError, to_rational
@@ -307,9 +307,14 @@ class _Sweep:
         v = self.values(t, exact)
         # ties at the precision of the values (10^-(digits+5)), not at the printed digits
         r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
-                   zero_beta=self.spec.zero_beta, digits=self.spec.digits + GUARD_DIGITS - 2,
+                   zero_beta=self.spec.zero_beta, digits=self.tie_digits,
                    start=start)
         return tuple(r.order), r.stop is not None
+
+    @property
+    def tie_digits(self) -> int:
+        """The ``digits`` of :meth:`order`'s greedy selection (its ties)."""
+        return self.spec.digits + GUARD_DIGITS - 2
 
     def _order_low(self, t, exact: bool = False):
         """The ordering at ``t`` from the low-precision joint values, and the number of its
@@ -600,12 +605,7 @@ def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
     a, b = ol[n], or_[n]
     prefix = tuple(ol[:n])
     x0, x1, crossing = _locate(sw, tl, tr, a, b, prefix)
-    # the greedy rule ties values closer than 10^-(digits-5): look at the orderings a little
-    # farther out, where the pair is resolved
-    with mpmath.workdps(spec.digits + GUARD_DIGITS):
-        w = mpmath.mpf(10) ** -(spec.digits + 1) * max(abs(x0), mpmath.mpf(10) ** -6)
-        pl, pr = max(x0 - w, (_to_mpf(tl) + x0) / 2), min(x1 + w, (x1 + _to_mpf(tr)) / 2)
-    just_left, just_right = sw.order(pl), sw.order(pr)
+    (pl, just_left), (pr, just_right) = _probes(sw, tl, tr, x0, x1, a, b, prefix, left, right)
     out = []
     with mpmath.workdps(spec.digits + GUARD_DIGITS):
         mid = (x0 + x1) / 2
@@ -617,6 +617,44 @@ def _find_changes(spec: AtlasSpec, tl, tr, left, right, depth: int = 0) -> list:
     if just_right != right:
         out += _find_changes(spec, pr, tr, just_right, right, depth + 1)
     return out
+
+
+def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> tuple:
+    """Points just outside the bracket [x0, x1] of A and B's change, each with its ordering:
+    the orderings on each side, read where the greedy rule tells the pair apart.
+
+    The rule ties objectives closer than its band (:func:`fstheory.orderings.greedy.tie_band`,
+    relative to max(1, |obj|): absolute for small objectives). Near a crossing at a small
+    parameter value the band can span far more than the bracket (MIFS in Scenario III at
+    k = 0.975: beta = 3.0e-5, the band 1e-25 absolute, 4e-21 relative in beta, the bracket
+    1e-22 relative): the ordering just outside is then the left one by the tie, and searching
+    again between it and the sample moved the breakpoint to the band's edge, 80 bracket widths
+    from the crossing. So the probes start 10^-(digits+1) relative out and move out by factors
+    of 10 (at most half-way to the samples ``tl``, ``tr``) while the ordering there is not the
+    sample's (``left``, ``right``) and the pair is tied."""
+    digits = sw.spec.digits
+    eps = tie_band(sw.tie_digits)
+    prec = mpmath.workdps(digits + GUARD_DIGITS)
+    with prec:
+        tl, tr = _to_mpf(tl), _to_mpf(tr)
+        w0 = mpmath.mpf(10) ** -(digits + 1) * max(abs(x0), mpmath.mpf(10) ** -6)
+
+    def probe(x, limit, sign, sample):
+        w = w0
+        while True:
+            with prec:
+                p = max(x - w, limit) if sign < 0 else min(x + w, limit)
+            o = sw.order(p)
+            if o == sample or p == limit:
+                return p, o
+            with prec:
+                if not _tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix), eps):
+                    return p, o
+                w *= 10
+
+    with prec:
+        lim_l, lim_r = (tl + x0) / 2, (x1 + tr) / 2
+    return probe(x0, lim_l, -1, left), probe(x1, lim_r, 1, right)
 
 
 def _bisect_orders(sw: _Sweep, tl, tr, left, right, n) -> list:
@@ -764,14 +802,15 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     # zeros of the H(Vi,Vj,C) it divides by, where the joint values are the open closed forms
     zeros = _pole_points(sw) if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
     special = [lo] + zeros + [hi]
+    bind = sw.method.dimension == 3 or bool(sw.pv.numeric_varying)
     per_unit = max(spec.grid, 4)
     grid_pts = []
     for s0, s1 in zip(special, special[1:]):
         n = max(4, int(per_unit * float((s1 - s0) / (hi - lo))))
         pts = _between(s0, s1, n)
-        # a 3-D row's joint values bind the scenario at the point: rational points only
-        grid_pts.append([_rational_near(p, spec.digits) for p in pts]
-                        if sw.method.dimension == 3 else pts)
+        # a 3-D row's joint values and the numerical route's quantities bind the scenario at
+        # the point: rational points only (between irrational special points _between's are not)
+        grid_pts.append([_rational_near(p, spec.digits) for p in pts] if bind else pts)
     points = []
     for i, s in enumerate(special):
         points.append(s)
@@ -789,7 +828,7 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
             extra.append((s, "L", _offset(s, grid_pts[i - 1][-1], spec.digits)))
         if i < len(grid_pts):
             extra.append((s, "R", _offset(s, grid_pts[i][0], spec.digits)))
-    if sw.method.dimension == 3:
+    if bind:
         extra = [(s, side, _rational_near(p, spec.digits)) for s, side, p in extra]
     extra_orders = _run(_order_task, [(spec, str(p), False) for _, _, p in extra], jobs, scheduler,
                         progress, "orderings near special points")

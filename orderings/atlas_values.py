@@ -14,7 +14,12 @@ depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.der
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
   point, on its own, as :func:`fstheory.scenarios.evaluate.evaluate` does
-  (:class:`~fstheory.scenarios.evaluate.PointQuantities`).
+  (:class:`~fstheory.scenarios.evaluate.PointQuantities`), except Scenario III's MI(C, V)
+  (:func:`fstheory.orderings.atlas_laplace.recognise`), a function of the class weight alone,
+  free of the Laplace scale. The numerical route binds the scenario at the point, so it needs
+  a rational point: the sweep samples rational points, and at an irrational special point (a
+  zero of a closed-form entropy) a numerical quantity refuses the row
+  (:class:`IrrationalPoint`, naming the point and the quantity).
 
 The other quantities are evaluated once, at a reference point. The method parameter ``beta`` is
 not a scenario parameter: it is passed to the selection as it is.
@@ -45,19 +50,25 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-from fstheory.scenarios.declaration import BoundScenario, Scenario
+from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 from fstheory.scenarios.derive import derive
 from fstheory.scenarios.evaluate import PointQuantities, evaluate
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES"]
+__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES",
+           "IrrationalPoint"]
 
 #: Parameters of a method rather than of the scenario (swept by the atlas like any other).
 METHOD_PARAMETERS = ("beta",)
 
 QUANTITY_NAMES = {"h": "h({0})", "mi_c": "MI(C,{0})", "mi": "MI({0},{1})"}
+
+
+class IrrationalPoint(ParameterError):
+    """A row refused: a quantity without a closed form in the swept parameter is needed at an
+    irrational special point, where the numerical route cannot bind the scenario."""
 
 
 def man_exp(x: mpmath.mpf) -> tuple[int, int]:
@@ -162,7 +173,7 @@ class _PointValues:
             if fast is not None:
                 return fast
             if self._numeric is None:
-                self._numeric = PointQuantities(pv.bound_at(self.point), pv.digits)
+                self._numeric = PointQuantities(pv.bound_for(q, self.point), pv.digits)
             return _quantity(self._numeric, q)
         form = pv.closed_form(q)
         if form not in self._same:
@@ -258,6 +269,8 @@ class ParametricValues:
 
     def _numeric_depends(self, q) -> bool:
         sc = self.scenario
+        if q[0] == "mi_c" and len(self.vary) == 1 and self._scale_free(q[1]):
+            return False
         feats = [sc.features[i].expr for i in q[1:]]
         syms = set().union(*(f.free_symbols for f in feats))
         bases = {b for b in sc.base if b in syms}
@@ -269,6 +282,16 @@ class ParametricValues:
         for b in bases:
             syms |= set().union(*(sp.sympify(p).free_symbols for p in sc.base[b].params))
         return any(s in syms for s in self.symbols.values())
+
+    def _scale_free(self, i: int) -> bool:
+        """Whether MI(C, V_i) is one of Scenario III's functions of the class weight alone
+        (:func:`fstheory.orderings.atlas_laplace.recognise`: a Laplace(0, s) pair under the
+        class 1{A + k B >= 0}, free of the scale s, proved there), with the weight not swept."""
+        from fstheory.orderings.atlas_laplace import recognise
+
+        (sym,) = self.symbols.values()
+        found = recognise(self.scenario, self._fixed_subs, self.scenario.features[i].expr, sym)
+        return found is not None and not sp.sympify(found[1]).has(sym)
 
     def _varies(self, q, d) -> bool:
         if d.kind == "structure":
@@ -328,6 +351,27 @@ class ParametricValues:
             vals[name] = x
         return self.scenario.bind(**self.fixed, **vals)
 
+    @property
+    def numeric_varying(self) -> tuple:
+        """The varying quantities that come from the numerical route (no closed form in the
+        swept parameter): they need the scenario bound at each point, so at rational points."""
+        return tuple(q for q in self.varying if self._derivations[q].kind == "numeric")
+
+    def bound_for(self, q, point: dict) -> BoundScenario:
+        """:meth:`bound_at` for the numerical route's quantity ``q``. At an irrational point (a
+        special point: an irrational zero of a closed-form entropy) the numerical route has no
+        exact scenario to work on and ``q`` no closed form to evaluate exactly there: refused
+        with the point and the quantity (:class:`IrrationalPoint`)."""
+        for name in self.vary:
+            x = as_exact(point[name])
+            if not x.is_Rational:
+                raise IrrationalPoint(
+                    f"parameter '{name}': the atlas cannot evaluate {self.quantity_label(q)} "
+                    f"at the special point {name} = {x}, which is irrational: it has no closed form in {name} and the numerical route "
+                    f"needs a rational {name}; choose a --range that does not contain "
+                    f"{sp.N(x, 12)}")
+        return self.bound_at(point)
+
     def _value_exact(self, q, point: dict) -> ExtendedReal:
         expr = self.closed_form(q)
         subs = {self.symbols[n]: as_exact(point[n]) for n in self.vary}
@@ -362,7 +406,7 @@ class ParametricValues:
         d = self._derivations[q]
         with mpmath.workdps(self.digits + GUARD_DIGITS):
             if d.kind == "numeric":
-                v = _quantity(PointQuantities(self.bound_at(point), self.digits), q)
+                v = _quantity(PointQuantities(self.bound_for(q, point), self.digits), q)
             elif exact or len(self.vary) != 1:
                 v = self._value_exact(q, point)
             else:

@@ -54,7 +54,7 @@ from fstheory.orderings.methods import Method, get_method
 from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.values import ScenarioValues
 
-__all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select"]
+__all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select", "tie_band"]
 
 
 @dataclass(frozen=True)
@@ -258,6 +258,12 @@ def _terms(m: Method, values, i, selected, beta, reading, zero_beta, value) -> t
     return tuple(out)
 
 
+def tie_band(digits: int) -> mpmath.mpf:
+    """The relative band of :func:`select`'s ties at ``digits``: 10^-(digits - 5), at least
+    10^-5 (relative to max(1, |a|, |b|))."""
+    return mpmath.mpf(10) ** -(max(digits - 5, 5))
+
+
 def _tied(a: ExtendedReal, b: ExtendedReal, eps: mpmath.mpf) -> bool:
     if a.is_finite and b.is_finite:
         return abs(a.value - b.value) <= eps * max(1, abs(a.value), abs(b.value))
@@ -331,7 +337,7 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
     steps: list[Step] = []
     stop = None
     with mpmath.workdps(digits):
-        eps = mpmath.mpf(10) ** -(max(digits - 5, 5))
+        eps = tie_band(digits)
         remaining = list(range(values.n_features))
         for i in start:
             steps.append(Step(len(steps) + 1, "given", (), i, ()))

@@ -108,6 +108,56 @@ def test_entropy_zero_is_a_special_point():
     assert any(r["from"] == r["to"] == "0.5" for r in js["regions"])
 
 
+def test_scale_sweep_through_irrational_entropy_zeros():
+    # Scenario III over its scale: h(X) = 1 + ln(2 scale) is 0 at exp(-1)/2 and h(Y^2) at
+    # sqrt(2) exp(-1/2 + gamma/2)/2, irrational special points; MI(C, V) comes from the numerical
+    # route, which binds the scenario at rational points only (this crashed in bound_at: the
+    # grid between two irrational special points, and the special points themselves). MI(C, V)
+    # is free of the scale (orderings/atlas_laplace.py), so it is not a varying quantity.
+    spec = AtlasSpec(scenario="laplace", method="micc", parameter="scale", lo="1/10", hi="2",
+                     fixed=(("k", "1/5"),), digits=12, grid=8)
+    res = atlas(spec, certify=False)
+    zero = sp.exp(-1) / 2
+    assert zero in res.special
+    js = res.to_json()
+    at_zero = [b for b in js["breakpoints"] if b["at"] == "0.183939720586"]
+    assert at_zero and "h(X) changes sign" in at_zero[0]["cause"]
+    assert any(r["from"] == r["to"] == "0.183939720586" for r in js["regions"])
+    # the values at the irrational point: h(X) exactly 0, MI(C, V) those of any rational scale
+    # (checked at two, independently of the scale-freeness the sweep relies on)
+    from fstheory.orderings.atlas import _sweep
+
+    v = _sweep(spec).values(zero, exact=True)
+    assert v.h(0).is_zero
+    third, three = (evaluate(get_scenario("laplace").bind(k=sp.Rational(1, 5), scale=s), 12)
+                    for s in (sp.Rational(1, 3), sp.Integer(3)))
+    for i in (0, 3, 6):
+        assert abs(third.mi_c(i).value - three.mi_c(i).value) < 1e-14
+        assert abs(v.mi_c(i).value - third.mi_c(i).value) < 1e-14
+    for reg in js["regions"]:  # the two sides of h(X) = 0
+        if reg["from"] != reg["to"] and "0.183939720586" in (reg["from"], reg["to"]):
+            mid = (Fraction(reg["from"]) + Fraction(reg["to"])) / 2
+            got = _order_cli(["--scenario", "laplace", "--method", "micc", "--k", "1/5",
+                              "--param", f"scale={mid.numerator}/{mid.denominator}"])
+            assert got == reg["order"][:len(got)] and len(got) == len(reg["order"])
+
+
+def test_irrational_special_point_without_closed_forms_is_refused(tmp_path, capsys):
+    # the class X + Y >= 1 is not scale-free: MI(C, X) varies with the scale and has no closed
+    # form, so at h(X) = 0 (scale = exp(-1)/2) it cannot be computed: one line, exit 2
+    f = tmp_path / "shifted.toml"
+    f.write_text('name = "shifted"\ntitle = "t"\n[parameters.scale]\ndefault = "1/2"\n'
+                 'domain = "positive"\n[base.X]\nlaw = "laplace"\nmu = "0"\nb = "scale"\n'
+                 '[base.Y]\nlaw = "laplace"\nmu = "0"\nb = "scale"\n[[features]]\n'
+                 'expr = "X"\n[[features]]\nexpr = "Y^2"\n[class]\nrule = "X + Y >= 1"\n')
+    rc = main(["atlas", "--scenario-file", str(f), "--method", "micc", "--vary", "scale",
+               "--range", "1/10:1", "--grid", "4", "--digits", "10"])
+    err = [ln for ln in capsys.readouterr().err.strip().splitlines()
+           if not ln.startswith("atlas:")]
+    assert rc == 2 and len(err) == 1, err
+    assert "'scale'" in err[0] and "MI(C,X)" in err[0] and "exp(-1)/2" in err[0]
+
+
 def test_same_result_whatever_the_workers(mifs04):
     two = atlas(MIFS_04, jobs=2, certify=False)
     assert two.to_json() == mifs04.to_json()

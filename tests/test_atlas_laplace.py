@@ -335,3 +335,34 @@ def test_sweep_point_values_from_the_enclosures_match_the_numerical_route():
     assert pv.laplace_mi_class(("mi_c", 2), {"k": k}) is None  # Y^2: not of the form
     for end in (0, 1):
         assert pv.laplace_mi_class(("mi_c", 0), {"k": sp.Integer(end)}) is None
+
+
+def test_crossing_at_a_small_beta_is_located_where_the_objectives_cross():
+    # the k = 0.975 column of the (k, beta) map of MIFS: X-Y and Z cross at step 3 at
+    # beta* = MI(C,X-Y) / (MI(X-Y,X) + MI(X-Y,Y)) = 3.0e-5, where the greedy rule's tie band
+    # (1e-25 absolute) spans 80 bracket widths; the sweep reported the band's edge, outside the
+    # certified bracket (not certified). Here beta* by quadrature at 40 digits of the formulas of
+    # orderings/atlas_laplace.py (H(C | X-Y)) and of h(X-Y) - h(Y) for MI(X-Y, X).
+    spec = AtlasSpec(method="mifs", parameter="beta", lo="0", hi="1", scenario="laplace",
+                     fixed=(("k", "39/40"),), digits=20, grid=32)
+    res = atlas(spec, certify=None)
+    with mpmath.workdps(40):
+        k = mpmath.mpf(39) / 40
+
+        def hb(p):
+            return -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)
+
+        def p_k(d):
+            return (1 + k + 2 * d) / (2 * (1 + k) * (1 + d))
+
+        mi_c = mpmath.log(2) - mpmath.quad(
+            lambda d: (1 + d) * mpmath.exp(-d) * hb(p_k(d)), [0, 1, 10, mpmath.inf]) / 2
+        # f_D(d) = (1 + |d|) e^-|d| / 4, h(Y) = 1 + ln 2 at scale 1 (MI is scale-free)
+        h_d = -2 * mpmath.quad(lambda d: (1 + d) * mpmath.exp(-d) / 4
+                               * mpmath.log((1 + d) * mpmath.exp(-d) / 4), [0, 1, 10, mpmath.inf])
+        beta = mi_c / (2 * (h_d - 1 - mpmath.log(2)))
+        (bp,) = [b for b in res.breakpoints if b.kind == "crossing"]
+        assert bp.between == ("X-Y", "Z") and bp.step == 3
+        x0, x1 = bp.bracket
+        assert x0 <= beta <= x1 and x1 - x0 < beta * mpmath.mpf(10) ** -21
+    assert res.certificate["certified"], res.certificate.get("failures")
