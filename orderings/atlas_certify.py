@@ -30,6 +30,9 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
      difference is monotone on the cell and its values at the two ends decide (at an end
      excluded from the cell, >= 0 suffices); a difference with min or max terms is split
      (:meth:`Certifier._split_positive`); equal exact constants are one leaf, so they cancel;
+   * a tie at a special point (or at the excluded end of a cell, with the difference monotone)
+     is also proved by a symmetry of the scenario there (:meth:`Certifier._symmetry_at`:
+     swapping two i.i.d. base variables that leaves the class invariant);
    * a stopped region: every remaining candidate indeterminate on the whole cell.
 
    An undecided cell is bisected (pairs proved on a cell are not re-checked on its halves), down

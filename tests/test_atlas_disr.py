@@ -133,7 +133,7 @@ def test_scenario_three_symmetry_at_one(three):
                  (("pair", min(y2, x), max(y2, x)), ("pair", min(x2, y), max(x2, y)))):
         assert rep.get(sym[a], sym[a]) == rep.get(sym[b], sym[b]), (a, b)
     # second route: every pair of leaves the symmetry identifies has overlapping enclosures at
-    # k = 1; at k = 99/100 (no X <-> Y symmetry) h(Y^2) and h(X^2) are not identified
+    # k = 1; at k = 99/100 (no X <-> Y symmetry) MI(C;{Y^2,X-Y}), MI(C;{X^2,X-Y}) stay apart
     one = Cell(sp.Integer(1), sp.Integer(1))
     with working_precision(three.bits), mpmath.workprec(three.bits):
         for s, r in rep.items():
@@ -141,7 +141,8 @@ def test_scenario_three_symmetry_at_one(three):
             v = three.leaf_by_symbol[r].enclose(one, False)
             assert u.lo <= v.hi and v.lo <= u.hi, (s, r, u, v)
     other = three._symmetry_at(sp.Rational(99, 100))
-    assert other.get(sym[("h", y2)], sym[("h", y2)]) != other.get(sym[("h", x2)], sym[("h", x2)])
+    a, b = (sym[("pair", min(v, xy), max(v, xy))] for v in (y2, x2))
+    assert a != b and other.get(a, a) != other.get(b, b)
 
 
 def test_scenario_three_next_to_one_certified(three):
