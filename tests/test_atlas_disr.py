@@ -81,7 +81,7 @@ def test_derivative_enclosed_next_to_the_pole(two):
     with working_precision(two.bits), mpmath.workprec(two.bits):
         ix = leaf.enclose(Cell(sp.Integer(0), sp.Rational(1, 100), True, False), True)
     assert ix.has_der and ix.dhi < 0
-    with mpmath.workdps(30):
+    with mpmath.workdps(20):
         for k in ("1e-6", "0.01"):
             d = mpmath.diff(_mi_class_x, mpmath.mpf(k))
             assert ix.dlo <= d <= ix.dhi, (k, d, ix.dlo, ix.dhi)
@@ -161,10 +161,10 @@ def test_scenario_three_second_route_engine_values():
         st = fstheory.scenario("laplace", k=k).order("disr").steps[3]
         return {c.label: c.value for c in st.candidates}
 
+    # (at k = 1 the leaves the symmetry identifies are compared in
+    # test_scenario_three_symmetry_at_one)
     v = step4("999/1000")
     assert float(v["Y^2"]) - float(v["X^2"]) > 5e-4
-    v = step4("1")
-    assert abs(float(v["Y^2"]) - float(v["X^2"])) < 1e-15
 
 
 def test_scenario_three_wrong_order_refuted(three):
