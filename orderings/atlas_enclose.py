@@ -64,8 +64,9 @@ from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
-           "skew_normal_mi_derivative_ball", "skew_normal_mi_pole_slope_ball", "uniform_series", "Leaf", "ConstLeaf", "GenericLeaf",
-           "UniformClassLeaf", "SkewNormalLeaf", "CellMemoLeaf", "skew_normal_argument"]
+           "skew_normal_mi_derivative_ball", "skew_normal_mi_pole_slope_ball", "uniform_series",
+           "Leaf", "ConstLeaf", "GenericLeaf", "UniformClassLeaf", "SkewNormalLeaf",
+           "CellMemoLeaf", "skew_normal_argument"]
 
 
 class NoEnclosure(Exception):
@@ -306,29 +307,14 @@ def skew_normal_mi_derivative_ball(mu: arb) -> arb:
 
     Only a coarse enclosure is needed (the sign of a derivative over a cell): the quadrature
     stops at a relative tolerance 2^-24, which keeps a wide ball of mu cheap."""
-    T = _tail_cut()
-    s2 = arb(2).sqrt()
-    rt = (2 * arb.pi()).sqrt()
     m = acb(mu)
-
-    def logit(x, analytic):
-        return ((-x / s2).erfc()).log(analytic=analytic) - ((x / s2).erfc()).log(
-            analytic=analytic)
-
-    def phi(x):
-        return (-(x * x) / 2).exp() / rt
-
     if mu.lower() > 1:
-        def f(w, analytic):
+        def f(w, analytic, phi, logit):
             return 2 * w * phi(w / m) * phi(w) * logit(w, analytic) / (m * m)
     else:
-        def f(v, analytic):
+        def f(v, analytic, phi, logit):
             return 2 * v * phi(v) * phi(m * v) * logit(m * v, analytic)
-    val = acb.integral(f, 0, T, rel_tol=arb(2) ** -24, eval_limit=4000)
-    if not val.real.is_finite():
-        raise NoEnclosure("the derivative integral was not enclosed")
-    tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) / rt
-    return val.real + arb(0, tail)
+    return _logit_quadrature(f)
 
 
 def skew_normal_mi_pole_slope_ball(s: arb) -> arb:
@@ -339,10 +325,21 @@ def skew_normal_mi_pole_slope_ball(s: arb) -> arb:
     The integrand is >= 0 and decreasing in s (phi(s w) is, for w >= 0), so L is decreasing in s
     and L(s) for s in [s0, s1] lies in [L(s1), L(s0)]. The tail past T is bounded as in
     :func:`skew_normal_mi_derivative_ball` (phi(s w) <= phi(0))."""
+    sc = acb(s)
+
+    def f(w, analytic, phi, logit):
+        return 2 * w * phi(sc * w) * phi(w) * logit(w, analytic)
+
+    return _logit_quadrature(f)
+
+
+def _logit_quadrature(f) -> arb:
+    """int_0^T f(w, analytic, phi, logit) dw (phi the normal density, logit(x) =
+    ln(Phi(x)/Phi(-x))) at relative tolerance 2^-24, widened by the tail bound
+    2 (T^2 + 2) phi(T) / sqrt(2 pi) of :func:`skew_normal_mi_derivative_ball`."""
     T = _tail_cut()
     s2 = arb(2).sqrt()
     rt = (2 * arb.pi()).sqrt()
-    sc = acb(s)
 
     def logit(x, analytic):
         return ((-x / s2).erfc()).log(analytic=analytic) - ((x / s2).erfc()).log(
@@ -351,10 +348,8 @@ def skew_normal_mi_pole_slope_ball(s: arb) -> arb:
     def phi(x):
         return (-(x * x) / 2).exp() / rt
 
-    def f(w, analytic):
-        return 2 * w * phi(sc * w) * phi(w) * logit(w, analytic)
-
-    val = acb.integral(f, 0, T, rel_tol=arb(2) ** -24, eval_limit=4000)
+    val = acb.integral(lambda w, analytic: f(w, analytic, phi, logit), 0, T,
+                       rel_tol=arb(2) ** -24, eval_limit=4000)
     if not val.real.is_finite():
         raise NoEnclosure("the derivative integral was not enclosed")
     tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) / rt
