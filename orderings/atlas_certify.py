@@ -30,6 +30,9 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
      difference is monotone on the cell and its values at the two ends decide (at an end
      excluded from the cell, >= 0 suffices); a difference with min or max terms is split
      (:meth:`Certifier._split_positive`); equal exact constants are one leaf, so they cancel;
+   * a tie at a special point (or at the excluded end of a cell, with the difference monotone)
+     is also proved by a symmetry of the scenario there (:meth:`Certifier._symmetry_at`:
+     swapping two i.i.d. base variables that leaves the class invariant);
    * a stopped region: every remaining candidate indeterminate on the whole cell.
 
    An undecided cell is bisected (pairs proved on a cell are not re-checked on its halves), down
@@ -646,7 +649,8 @@ class Certifier:
         if cell.is_point:
             # at a special point an exact tie is recognised on the exact values
             return tie_ok if self._exact_zero_at(diff, cell.lo) else None
-        if diff.free_symbols <= self.constant_symbols and self._exact_zero_at(diff, sp.Integer(0)):
+        if diff.free_symbols <= self.constant_symbols and self._exact_zero_at(
+                diff, sp.Integer(0), symmetry=False):
             return tie_ok  # constants on the swept range (a beta sweep) that tie exactly
         Gd = evaluate_expr(diff, self._leaves_for(diff, cell, True))
         if Gd.has_der and (Gd.dlo > 0 or Gd.dhi < 0):
@@ -698,10 +702,17 @@ class Certifier:
             ways.add(d if c > 0 else -d)
         return (ways == {1}) if len(ways) == 1 else None
 
-    def _exact_zero_at(self, diff, x) -> bool:
-        """Whether ``diff`` is exactly 0 at the special point ``x`` (exact leaf values)."""
+    def _exact_zero_at(self, diff, x, symmetry: bool = True) -> bool:
+        """Whether ``diff`` is exactly 0 at the special point ``x`` (exact leaf values, or a
+        symmetry of the scenario there: :meth:`_symmetric_zero_at`, unless ``symmetry`` is
+        False)."""
         if isinstance(x, mpmath.mpf):
             return False
+        if not symmetry:
+            return self._exact_values_zero(diff, x)
+        return self._exact_values_zero(diff, x) or self._symmetric_zero_at(diff, x)
+
+    def _exact_values_zero(self, diff, x) -> bool:
         try:
             values = {s: self.leaf_by_symbol[s].exact(x)
                       for s in diff.free_symbols if s in self.leaf_by_symbol}
@@ -714,6 +725,79 @@ class Certifier:
             values = {s: (sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
         exact = diff.xreplace(values)
         return not exact.free_symbols and is_exact_zero(exact)
+
+    def _symmetric_zero_at(self, diff, x) -> bool:
+        """Whether ``diff`` is exactly 0 at the special point ``x`` because the leaves it reads
+        are equal there in pairs by a symmetry of the scenario (:meth:`_symmetry_at`): the
+        difference with every leaf replaced by its class's representative is identically 0
+        (Y^2 and X^2 in DISR at k = 1 in Scenario III, where C = 1{X + Y >= 0})."""
+        if self.on_beta or isinstance(x, mpmath.mpf):
+            return False
+        rep = self._symmetry_at(x)
+        if not rep or not (diff.free_symbols & set(rep)):
+            return False
+        e = diff.xreplace(rep)
+        return e == 0 or sp.expand(e) == 0
+
+    def _symmetry_at(self, x) -> dict:
+        """Leaf symbol -> representative of its class of leaves proved equal at the point ``x``
+        of the swept parameter (memoised).
+
+        Lemma: let u, v be two base variables with the same law and sigma the map that swaps
+        them. The base variables are independent, so sigma preserves their joint law. If the
+        class form is invariant (form o sigma = form, so C o sigma = C) and a feature satisfies
+        V_i o sigma = e V_j + c (e = +-1, c a number), then (V_i o sigma, V_l o sigma, C) has the
+        law of (V_i, V_l, C), and a map x -> e x + c on each coordinate has unit Jacobian: so
+        h(V_i) = h(V_j), MI(C, V_i) = MI(C, V_j), and every MI(V_i, V_l), MI(C;{V_i, V_l}),
+        H(V_i, V_l, C) equals the same quantity of the images. Leaves equal by such an equality
+        (closed under transitivity) have the same value at ``x``. A leaf shared by several
+        quantities is one function on the open range, so one value at ``x``."""
+        memo = self.__dict__.setdefault("_symmetry_memo", {})
+        if x in memo:
+            return memo[x]
+        from itertools import combinations
+
+        try:
+            bound = self.sw.pv.bound_at({self.sw.param: x})
+        except ValueError:  # an irrational special point: no symmetry is sought there
+            memo[x] = {}
+            return memo[x]
+        laws = bound.laws()
+        exprs = [sp.expand(sp.sympify(e)) for e in bound.feature_exprs()]
+        form = sp.expand(sp.sympify(bound.class_rule().form))
+        bases = set(laws)
+        parent: dict = {}
+
+        def find(a):
+            while parent.get(a, a) != a:
+                a = parent[a]
+            return a
+
+        for u, v in combinations(sorted(laws, key=str), 2):
+            if laws[u] != laws[v]:
+                continue
+            swap = {u: v, v: u}
+            if sp.expand(form.xreplace(swap) - form) != 0:
+                continue
+            image = {}
+            for i, e in enumerate(exprs):
+                g = sp.expand(e.xreplace(swap))
+                for j, f in enumerate(exprs):
+                    if any(not (sp.expand(g - sign * f).free_symbols & bases)
+                           for sign in (1, -1)):
+                        image[i] = j
+                        break
+            for q, sym in self.symbol.items():
+                idx = q[1:]
+                if not isinstance(sym, sp.Symbol) or not all(i in image for i in idx):
+                    continue
+                moved = [image[i] for i in idx]
+                q2 = (q[0], *sorted(moved)) if len(moved) == 2 else (q[0], *moved)
+                sym2 = self.symbol.get(q2)
+                if isinstance(sym2, sp.Symbol) and find(sym) != find(sym2):
+                    parent[find(sym)] = find(sym2)
+        memo[x] = {s: find(s) for s in list(parent)}
+        return memo[x]
 
     def check_cell(self, cell: Cell, order, stopped: bool, pending) -> list:
         """The pairs (step, c) still undecided on ``cell`` (``pending``: those to check, None =

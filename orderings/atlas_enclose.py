@@ -64,8 +64,9 @@ from fstheory.orderings.atlas_values import man_exp
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
-           "skew_normal_mi_derivative_ball", "uniform_series", "Leaf", "ConstLeaf", "GenericLeaf",
-           "UniformClassLeaf", "SkewNormalLeaf", "CellMemoLeaf", "skew_normal_argument"]
+           "skew_normal_mi_derivative_ball", "skew_normal_mi_pole_slope_ball", "uniform_series",
+           "Leaf", "ConstLeaf", "GenericLeaf", "UniformClassLeaf", "SkewNormalLeaf",
+           "CellMemoLeaf", "skew_normal_argument"]
 
 
 class NoEnclosure(Exception):
@@ -306,10 +307,39 @@ def skew_normal_mi_derivative_ball(mu: arb) -> arb:
 
     Only a coarse enclosure is needed (the sign of a derivative over a cell): the quadrature
     stops at a relative tolerance 2^-24, which keeps a wide ball of mu cheap."""
+    m = acb(mu)
+    if mu.lower() > 1:
+        def f(w, analytic, phi, logit):
+            return 2 * w * phi(w / m) * phi(w) * logit(w, analytic) / (m * m)
+    else:
+        def f(v, analytic, phi, logit):
+            return 2 * v * phi(v) * phi(m * v) * logit(m * v, analytic)
+    return _logit_quadrature(f)
+
+
+def skew_normal_mi_pole_slope_ball(s: arb) -> arb:
+    r"""L(s) = F'(1/s) / s^2 = 2 int_0^oo w phi(s w) phi(w) ln(Phi(w) / Phi(-w)) dw for a point
+    s >= 0 (the form of :func:`skew_normal_mi_derivative_ball` for mu > 1 with s = 1/mu, which
+    stays finite as mu -> +inf: L(0) = 2 phi(0) int_0^oo H_b(Phi(w)) dw = 0.72065...).
+
+    The integrand is >= 0 and decreasing in s (phi(s w) is, for w >= 0), so L is decreasing in s
+    and L(s) for s in [s0, s1] lies in [L(s1), L(s0)]. The tail past T is bounded as in
+    :func:`skew_normal_mi_derivative_ball` (phi(s w) <= phi(0))."""
+    sc = acb(s)
+
+    def f(w, analytic, phi, logit):
+        return 2 * w * phi(sc * w) * phi(w) * logit(w, analytic)
+
+    return _logit_quadrature(f)
+
+
+def _logit_quadrature(f) -> arb:
+    """int_0^T f(w, analytic, phi, logit) dw (phi the normal density, logit(x) =
+    ln(Phi(x)/Phi(-x))) at relative tolerance 2^-24, widened by the tail bound
+    2 (T^2 + 2) phi(T) / sqrt(2 pi) of :func:`skew_normal_mi_derivative_ball`."""
     T = _tail_cut()
     s2 = arb(2).sqrt()
     rt = (2 * arb.pi()).sqrt()
-    m = acb(mu)
 
     def logit(x, analytic):
         return ((-x / s2).erfc()).log(analytic=analytic) - ((x / s2).erfc()).log(
@@ -318,13 +348,8 @@ def skew_normal_mi_derivative_ball(mu: arb) -> arb:
     def phi(x):
         return (-(x * x) / 2).exp() / rt
 
-    if mu.lower() > 1:
-        def f(w, analytic):
-            return 2 * w * phi(w / m) * phi(w) * logit(w, analytic) / (m * m)
-    else:
-        def f(v, analytic):
-            return 2 * v * phi(v) * phi(m * v) * logit(m * v, analytic)
-    val = acb.integral(f, 0, T, rel_tol=arb(2) ** -24, eval_limit=4000)
+    val = acb.integral(lambda w, analytic: f(w, analytic, phi, logit), 0, T,
+                       rel_tol=arb(2) ** -24, eval_limit=4000)
     if not val.real.is_finite():
         raise NoEnclosure("the derivative integral was not enclosed")
     tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) / rt
@@ -629,6 +654,11 @@ class SkewNormalLeaf(CellMemoLeaf):
         self.mu2 = sp.simplify(mu**2)
         self.mu = sp.sqrt(self.mu2)
         self.dmu = sp.diff(self.mu2, sym) / (2 * self.mu)
+        # s = 1/mu and ds/dt for t > 0 (next to a pole of mu, where mu' is unbounded but
+        # dF/dt = -L(s) ds/dt is not: _der_near_pole)
+        tp = sp.Dummy("tp", positive=True)
+        s_pos = sp.sqrt(sp.cancel(1 / self.mu2)).subs(sym, tp)
+        self.ds_pos = sp.simplify(sp.diff(s_pos, tp)).subs(tp, sym)
         self.exact_at = exact_at
         # |lambda| is monotone between the zeros of (mu^2)', of mu^2 (a kink of |lambda|) and of
         # its denominator (a pole, where F = ln 2): those are the critical points
@@ -722,7 +752,7 @@ class SkewNormalLeaf(CellMemoLeaf):
     def _der(self, cell: Cell, mus):
         """Enclosure of d/dt F(mu(t)) over the cell: F'(mu range) * mu'(t range)."""
         if any(m == "+inf" for m in mus):
-            return None
+            return self._der_near_pole(cell, mus)
         mu_ball = _hull(mus)
         if mu_ball.lower() < 0:  # |lambda| >= 0: F' (0 at mu = 0) on [0, upper]
             mu_ball = arb(0).union(mu_ball.upper())
@@ -734,6 +764,35 @@ class SkewNormalLeaf(CellMemoLeaf):
                 return None
         dmu = arb_of(self.dmu, {self.sym: t})
         d = fd * dmu
+        if not d.is_finite():
+            return None
+        return _mpf_down(d.lower()), _mpf_up(d.upper())
+
+    def _der_near_pole(self, cell: Cell, mus):
+        """d/dt F(mu(t)) on a cell in t > 0 that ends at a pole of mu (mu -> +inf there): with
+        s = 1/mu, F'(mu) = s^2 L(s) (:func:`skew_normal_mi_pole_slope_ball`) and
+        mu' = -s'/s^2, so dF/dt = -L(s) s'(t), where L is finite and decreasing in s: over the
+        cell L(s) lies in [L(s_max), L(0)], s_max = 1/(least mu at the cell's ends), since mu is
+        monotone on the cell (no critical point inside). For mu = 1/k (MI(C, X) of Scenario II)
+        s' = 1 and dF/dk -> -L(0) = -0.72065... as k -> 0."""
+        if _lt(cell.lo, 0) or any(_lt(cell.lo, c) and _lt(c, cell.hi) for c in self.critical):
+            return None
+        finite = [m for m in mus if m != "+inf"]
+        if not finite:
+            return None
+        m_min = _hull(finite)
+        if m_min.lower() <= 0:
+            return None
+        s_max = (1 / m_min).upper()
+        t = _hull([_end(cell.lo), _end(cell.hi)])
+        with working_precision(max(64, ctx.prec // 2)):
+            slope = skew_normal_mi_pole_slope_ball(arb(0)).union(
+                skew_normal_mi_pole_slope_ball(s_max))
+        try:
+            ds = arb_of(self.ds_pos, {self.sym: t})
+        except (NoEnclosure, ValueError, TypeError, ZeroDivisionError):
+            return None
+        d = -slope * ds
         if not d.is_finite():
             return None
         return _mpf_down(d.lower()), _mpf_up(d.upper())

@@ -83,6 +83,7 @@ class JointLeaves:
         self.n = len(pv.labels)
         self._exprs: dict = {}
         self._checked: set = set()
+        self._closed_forms: dict = {}  # ("hpair", i, j) -> closed_form (memo)
         self._closed: dict = {}  # closed form -> (leaf, symbol), see _closed_leaf
         self._add_class_entropy()
         missing: dict = {}
@@ -237,11 +238,22 @@ class JointLeaves:
         terms = self._terms(d)
         if self.kind(d) != "identity" or SYM_INF in terms:
             return None
+        if d in self._closed_forms:
+            return self._closed_forms[d]
         s = sp.Add(*terms)
         closed = self.cert._closed_forms(s.free_symbols)
         if closed is None:
-            return None
-        return sp.cancel(sp.expand(s.xreplace(closed)))
+            out = None
+        else:
+            # the integrals (constants such as h(Y^2) of Scenario II) are opaque symbols for
+            # the cancellation: sympy would otherwise evaluate them numerically to order the
+            # terms (minutes for DISR); an identity in independent symbols stays one after
+            # they are put back
+            e = sp.expand(s.xreplace(closed))
+            opaque = {i: sp.Dummy() for i in e.atoms(sp.Integral)}
+            out = sp.cancel(e.xreplace(opaque)).xreplace({v: i for i, v in opaque.items()})
+        self._closed_forms[d] = out
+        return out
 
     def _closed_leaf(self, d, terms):
         """H(V_i,V_j,C) as one leaf of its own closed form in t, when every term has one and
