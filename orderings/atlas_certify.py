@@ -1030,7 +1030,9 @@ class Certifier:
                      "two-point pairs as closed forms in it times ln 2 (polygon areas under "
                      "uniform laws, (2/pi) atan and r/(1+r) for reflections of normal and "
                      "Laplace laws), integrals over directions with their sets of directions "
-                     "bracketed over each cell, identities in the leaves expanded exactly; "
+                     "bracketed over each cell and the weight integrated through Chebyshev "
+                     "models with proved error bounds, identities in the leaves expanded "
+                     "exactly; "
                      "each special point's own derivation proved equal to the open form's "
                      "limit there")
         out = {
