@@ -53,7 +53,7 @@ True
 from __future__ import annotations
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 __all__ = ["NORMAL_INTEGRALS", "LAPLACE_INTEGRAL", "special_integral_ball", "normal_integral_ball",
            "laplace_integral_ball"]
@@ -155,6 +155,7 @@ def _canonical(integral: sp.Integral):
 
 _NORMAL_CANONICAL = {_canonical(i): i for i in NORMAL_INTEGRALS}
 _LAPLACE_CANONICAL = _canonical(LAPLACE_INTEGRAL)
+_BALLS: dict = {}  # (integral, precision) -> ball: constants, computed once per precision
 
 
 def special_integral_ball(integral: sp.Integral):
@@ -165,7 +166,13 @@ def special_integral_ball(integral: sp.Integral):
         return None
     key = _canonical(integral)
     if key in _NORMAL_CANONICAL:
-        return normal_integral_ball(_NORMAL_CANONICAL[key])
-    if key == _LAPLACE_CANONICAL:
-        return laplace_integral_ball()
-    return None
+        known = _NORMAL_CANONICAL[key]
+    elif key == _LAPLACE_CANONICAL:
+        known = LAPLACE_INTEGRAL
+    else:
+        return None
+    memo = (known, ctx.prec)
+    if memo not in _BALLS:
+        _BALLS[memo] = (laplace_integral_ball() if known is LAPLACE_INTEGRAL
+                        else normal_integral_ball(known))
+    return _BALLS[memo]
