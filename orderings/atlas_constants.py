@@ -23,7 +23,10 @@ x = 0 at the ends pi/2 and 3pi/4, where psi's argument tends to +infinity. With 
 Near pi/2, |x| <= sqrt(2) |cos theta| <= sqrt(2) |theta - pi/2|; near 3pi/4, sin theta + cos theta
 = sqrt(2) sin(theta + pi/4), so |x| <= sqrt(2) |theta - 3pi/4|. Hence on a sliver of width eps at
 such an end 0 <= f_s <= 32 eps^2 and the sliver's integral lies in [0, 32 eps^3]. The rest of the
-range is enclosed by ``acb.integral`` on the integrand itself.
+range is enclosed by ``acb.integral`` on the integrand itself, between exact (dyadic) ends: the
+gap between such an end and the true one (pi/2, 3pi/4, pi are balls) is a sliver of width w as
+above at a singular end, and elsewhere contributes at most 32 w in absolute value (|x| <= sqrt(2)
+everywhere, also just beyond pi, where s x > 0 still holds).
 
 Scenario III (``laplace``): the integral over m in (0, oo) of
 
@@ -101,21 +104,28 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
     sliver of width eps (module docstring)."""
     from fstheory.orderings.atlas_enclose import NoEnclosure, _compile
 
-    cut_lo, cut_hi = NORMAL_INTEGRALS[integral]
     var, a, b = integral.limits[0]
     eps = arb(2) ** -SLIVER_BITS
-    lo, hi = _compile(a, {}), _compile(b, {})
-    lo = lo + eps if cut_lo else lo
-    hi = hi - eps if cut_hi else hi
+    gaps = arb(0)
+    ends = []
+    for end, cut, inward in ((a, NORMAL_INTEGRALS[integral][0], 1),
+                             (b, NORMAL_INTEGRALS[integral][1], -1)):
+        e = _compile(end, {})
+        d = arb((e + inward * eps).mid() if cut else e.mid())  # an exact end for acb.integral
+        w = arb(abs(d - e).upper())  # the gap between the true end and d is at most w wide
+        if cut:  # 0 <= f <= 16 x^2 <= 32 w^2 on the gap (inside the range: checked)
+            if not inward * (d - e) > 0:
+                raise NoEnclosure("the sliver of a singular end is empty")
+            gaps = gaps + 16 * w ** 3 + arb(0, 1) * 16 * w ** 3
+        else:  # 0 <= f <= 16 x^2 <= 32 near the end, on either side
+            gaps = gaps + arb(0, 1) * 32 * w
+        ends.append(d)
     body = integral.function
-    val = acb.integral(lambda z, analytic: acb(_compile(body, {var: z}, analytic)), acb(lo),
-                       acb(hi))
+    val = acb.integral(lambda z, analytic: acb(_compile(body, {var: z}, analytic)),
+                       acb(ends[0]), acb(ends[1]))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure(f"the integral {integral} was not enclosed")
-    sliver = 32 * eps ** 3
-    n = int(cut_lo) + int(cut_hi)
-    half = sliver * n / 2
-    return val.real + half + arb(0, 1) * half
+    return val.real + gaps
 
 
 def _atan(w: acb, analytic: bool) -> acb:
