@@ -409,10 +409,10 @@ class Certifier:
 
     def _numerical_constant(self, q, label):
         """A constant whose closed form arb cannot enclose (an integral whose integrand is
-        singular at an end of its range): the engine's value (tanh-sinh quadrature at
+        singular at an end of its range, other than those of
+        :mod:`fstheory.orderings.atlas_constants`): the engine's value (tanh-sinh quadrature at
         digits + GUARD_DIGITS) with a radius 10^-(digits + GUARD_DIGITS/2) relative, an
-        assumption the certificate states; tests/test_atlas_certify.py checks it against
-        Gauss-Legendre quadrature at 45 digits."""
+        assumption the certificate states. No built-in scenario reaches it today."""
         from flint import arb
 
         v = self.sw.pv.reference

@@ -9,7 +9,9 @@ structure
     0 (identically: the exact world's exact zero) or +inf.
 constants
     closed forms without t: evaluated as arb balls (:func:`arb_of`, integrals over finite ranges
-    by ``acb.integral``); the skew-normal expectations by :func:`skew_normal_mi_ball`.
+    by ``acb.integral``, the integrals of MI(Y^2, X-Y) in Scenarios II and III, singular at an end
+    or over the half line, with the proved end bounds of :mod:`fstheory.orderings.atlas_constants`);
+    the skew-normal expectations by :func:`skew_normal_mi_ball`.
 :class:`GenericLeaf`
     an elementary closed form in t (entropies over delta or sigma; ln 2 - k/2): the expression
     and its derivative evaluated on the cell as a ball (a valid, if wide, enclosure). Where the
@@ -197,6 +199,11 @@ def _compile(e: sp.Expr, env: dict, analytic: bool = False):
 def _integral(e: sp.Integral, env: dict) -> arb:
     if len(e.limits) != 1 or len(e.limits[0]) != 3:
         raise NoEnclosure("only one-dimensional definite integrals")
+    from fstheory.orderings.atlas_constants import special_integral_ball
+
+    special = special_integral_ball(e)
+    if special is not None:  # an integrand arb cannot evaluate at an end: proved end bounds
+        return special
     var, a, b = e.limits[0]
     if not (a.is_finite and b.is_finite):
         raise NoEnclosure("an integral over an infinite range (not a skew-normal expectation)")
