@@ -366,6 +366,11 @@ class Certifier:
         raw = sp.sympify(d.expr)
         fixed = self._fixed()
         if not varying:
+            if self.t in raw.free_symbols:
+                # proved not to vary, yet written with the swept symbol (MI(Y^2, X-Y) over sigma:
+                # log(4 e pi sigma^2)/2 - log(2 e pi sigma^2)/2 + ...): its value anywhere in the
+                # range, here at the middle
+                fixed = {**fixed, self.t: (lo + hi) / 2}
             mu = skew_normal_argument(raw)
             if mu is not None:
                 m = exact_value(mu, fixed, self._dirs(fixed))
