@@ -97,17 +97,18 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 
 import sympy as sp
 from flint import acb, arb, ctx
 
+from fstheory.theory.quadrature import flint_precision
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.two_point_fibre import _angles_of_form, _quadratic_zeros, g_series
 
-__all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_at", "cone_entropy_derivative_ball", "NoConeEnclosure"]
+__all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_at", "cone_entropy_derivative_ball",
+           "NoConeEnclosure"]
 
 #: Equal parts of the circle between cached nodes (besides the kinks).
 GRID = 32
@@ -133,22 +134,12 @@ PMAX = arb("0.174")
 BOXES = 4
 
 
-@contextlib.contextmanager
-def _guarded(extra: int):
-    old = ctx.prec
-    ctx.prec = old + extra
-    try:
-        yield
-    finally:
-        ctx.prec = old
-
-
 def _g(m: int, c: arb) -> arb:
     """g_m(c) for c > 0 (:func:`~fstheory.theory.two_point_fibre.g_series`), at a precision
     raised by twice the bits of 1/c: the closed form in eta_s(1/c) cancels that many."""
     mag = c.lower()
     lost = int(-float(mag.log()) / math.log(2)) + 1 if 0 < mag < 1 else 0
-    with _guarded(2 * lost + 10):
+    with flint_precision(ctx.prec + 2 * lost + 10):
         return acb(g_series(m, c)).real
 
 
@@ -394,7 +385,7 @@ class DirectionWeight:
         p, q = self.nodes[i].upper(), self.nodes[i + 1].lower()
         tol = self._tolerance()
         self._budget = MAX_BISECTIONS
-        with _guarded(GUARD_BITS):
+        with flint_precision(ctx.prec + GUARD_BITS):
             out = self._cover(p, q, tol)
         self._models.setdefault(prec, {})[i] = out
         return out
