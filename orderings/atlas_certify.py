@@ -143,6 +143,7 @@ def _certifier(sweep) -> "Certifier":
     if hit is None or hit.sw.pv is not sweep.pv:
         hit = Certifier(sweep)
         _CERTIFIERS[key] = hit
+    hit.sw = sweep  # the row asking: what depends on the method is memoised per row
     return hit
 
 
@@ -152,9 +153,7 @@ def certify(sweep, result, **_) -> dict:
     why = _why_not(sweep)
     if why is not None:
         return guarantee(sweep.spec, why)
-    cert = _certifier(sweep)
-    cert.sw = sweep
-    return cert.run(result)
+    return _certifier(sweep).run(result)
 
 
 # ----- the certifier ---------------------------------------------------------------------------------
@@ -300,6 +299,8 @@ class Certifier:
                 self.symbol[("mi", i, i)] = SYM_INF
         self._sym_cache: dict = {}
         self._reads_h: dict = {}  # (method, reading) -> whether it divides by H(V_i,V_j,C)
+        self.poles = None  # the zeros of the H(V_i,V_j,C), for atlas_poles.divisor_zeros
+        self._symmetry_memo: dict = {}  # special point -> classes of leaves (_symmetry_at)
         self._joint: JointLeaves | NoEnclosure | None = None
 
     def joint(self) -> "JointLeaves":
@@ -499,7 +500,7 @@ class Certifier:
                 if sp.count_ops(out) <= FACTOR_OPS:
                     if out.is_polynomial(*sorted(out.free_symbols, key=str)):
                         out = sp.factor(out)
-                    elif not self._ratios_of_joint_entropies():
+                    elif not self.divides_by_joint_entropy():
                         out = sp.factor(sp.cancel(sp.together(out)))
             self._sym_cache[key] = out
         return self._sym_cache[key]
@@ -757,7 +758,7 @@ class Certifier:
         H(V_i, V_l, C) equals the same quantity of the images. Leaves equal by such an equality
         (closed under transitivity) have the same value at ``x``. A leaf shared by several
         quantities is one function on the open range, so one value at ``x``."""
-        memo = self.__dict__.setdefault("_symmetry_memo", {})
+        memo = self._symmetry_memo
         if x in memo:
             return memo[x]
         from itertools import combinations
@@ -925,7 +926,7 @@ class Certifier:
                 regs = [r for r in result.regions if _le(r.lo, where.lo) and _le(where.hi, r.hi)]
         return regs[0] if regs else None
 
-    def _ratios_of_joint_entropies(self) -> bool:
+    def divides_by_joint_entropy(self) -> bool:
         """A 3-D row whose objective divides by H(V_i,V_j,C) (memoised per row: the certifier is
         shared by every row over the same values, ``self.sw`` being the current one)."""
         key = (self.sw.spec.method, self.sw.spec.reading)

@@ -71,13 +71,12 @@ NONE = Poles({}, ())
 def divisor_zeros(cert) -> Poles:
     """The :class:`Poles` of ``cert``'s row (a :class:`~fstheory.orderings.atlas_certify.Certifier`);
     none when its objective does not read H(V_i,V_j,C). Raises NoEnclosure when the joint leaves
-    cannot be built (then no zero is known exactly). Kept on ``cert``."""
-    hit = getattr(cert, "_poles", None)
-    if hit is not None:
-        return hit
-    if not cert.reads_joint_entropy():
-        cert._poles = NONE
+    cannot be built (then no zero is known exactly). The zeros do not depend on the row: kept on
+    ``cert``, which is shared by the rows over the same values."""
+    if not cert.divides_by_joint_entropy():
         return NONE
+    if cert.poles is not None:
+        return cert.poles
     joint = cert.joint()
     t = cert.t
     where = sp.Interval.open(as_exact(cert.sw.spec.lo), as_exact(cert.sw.spec.hi))
@@ -98,8 +97,8 @@ def divisor_zeros(cert) -> Poles:
             for x in roots:
                 found.setdefault(x, []).append(name)
     points = {x: tuple(found[x]) for x in sorted(found, key=lambda r: float(r))}
-    cert._poles = Poles(points, tuple(unsolved))
-    return cert._poles
+    cert.poles = Poles(points, tuple(unsolved))
+    return cert.poles
 
 
 def _zeros(form, t, where, cert) -> list | None:

@@ -130,3 +130,17 @@ def test_a_zero_sympy_cannot_list_is_unsolved_not_guessed():
     assert atlas_poles._zeros(sp.sin(5 * t) - t, t, where, cert) is None  # a ConditionSet
     assert atlas_poles._zeros(t - sp.Rational(1, 3), t, where, cert) == [sp.Rational(1, 3)]
     assert atlas_poles._zeros(t + 1, t, where, cert) == []
+
+
+def test_poles_do_not_depend_on_the_row_swept_before():
+    # the certifier is shared by every row over the same values: DISR swept after JMI (which
+    # reads no H(V_i,V_j,C)) in one process still takes its pole -4 ln(9/10) as a special point
+    from fstheory.orderings.atlas import AtlasSpec, _pole_points, _sweep
+
+    def spec(m):
+        return AtlasSpec(scenario="uniform", method=m, parameter="k", lo="0", hi="1",
+                         fixed=(("delta", "9/20"),))
+
+    assert _pole_points(_sweep(spec("jmi"))) == []
+    (pole,) = _pole_points(_sweep(spec("disr")))
+    assert sp.simplify(pole + 4 * sp.log(sp.Rational(9, 10))) == 0
