@@ -367,9 +367,9 @@ class ParametricValues:
             if not x.is_Rational:
                 raise IrrationalPoint(
                     f"parameter '{name}': the atlas cannot evaluate {self.quantity_label(q)} "
-                    f"at the special point {name} = {x}, which is irrational: it has no closed form in {name} and the numerical route "
-                    f"needs a rational {name}; choose a --range that does not contain "
-                    f"{sp.N(x, 12)}")
+                    f"at the special point {name} = {x}, which is irrational: it has no closed "
+                    f"form in {name} and the numerical route needs a rational {name}; choose a "
+                    f"--range that does not contain {sp.N(x, 12)}")
         return self.bound_at(point)
 
     def _value_exact(self, q, point: dict) -> ExtendedReal:
