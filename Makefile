@@ -59,12 +59,12 @@ reproduce-selection: $(STAMP) bench-venv
 
 # Orderings across the parameters (regions, breakpoints to 20 digits, phase maps): reports/atlas/.
 reproduce-atlas: $(STAMP)
-	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2 3d
+	$(PY) -m fstheory.atlas.report reports/atlas 2 3d
 
 # The twelve 3-D method rows over k for each scenario (reports/atlas/k3d_*) alone; make
 # reproduce-atlas writes them too.
 reproduce-atlas-3d: $(STAMP)
-	$(PY) -m fstheory.orderings.atlas_report reports/atlas 2 3d=uniform,normal,laplace
+	$(PY) -m fstheory.atlas.report reports/atlas 2 3d=uniform,normal,laplace
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

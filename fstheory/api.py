@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported lazily below: ``import fstheory`` stays light
     from fstheory.orderings.greedy import SelectionResult, Step, Stop
     from fstheory.scenarios.declaration import BoundScenario
-    from fstheory.theory.values import ScenarioValues
+    from fstheory.engine.values import ScenarioValues
 
 __all__ = [
     "ScenarioPoint",
@@ -145,7 +145,7 @@ class ScenarioPoint:
 
         Returns
         -------
-        fstheory.theory.values.ScenarioValues
+        fstheory.engine.values.ScenarioValues
             ``labels``; ``entropy[i]`` = h(V_i); ``mi_class[i]`` = MI(C, V_i);
             ``mi_features[i][j]`` = MI(V_i, V_j) (+inf on the diagonal); ``provenance``.
             Each value is an :class:`fstheory.theory.extended.ExtendedReal`: ``float(x)``
@@ -154,7 +154,7 @@ class ScenarioPoint:
         """
         digits = _check_digits(digits)
         if digits not in self._values:
-            from fstheory.scenarios.evaluate import evaluate
+            from fstheory.engine.evaluate import evaluate
 
             self._values[digits] = evaluate(self.bound, digits)
         return self._values[digits]
@@ -200,7 +200,7 @@ class ScenarioPoint:
 
         Returns
         -------
-        fstheory.theory.relevance.RelevanceReport
+        fstheory.engine.relevance.RelevanceReport
             ``optimal_sets`` (tuple of frozensets of 0-based feature indices, or None with
             ``optimal_reason`` when undecidable) and ``classes`` (strongly relevant, weakly
             relevant, irrelevant or undecided, each with its reason).
@@ -214,7 +214,7 @@ class ScenarioPoint:
         >>> r.classes[4].label, r.classes[4].kind
         ('Z', 'irrelevant')
         """
-        from fstheory.theory.relevance import classify
+        from fstheory.engine.relevance import classify
 
         digits = _check_digits(digits)
         return classify(self.bound, digits, values=self._values.get(digits))

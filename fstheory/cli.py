@@ -297,7 +297,7 @@ def _bound_from_args(args):
 
 def _cmd_values(args) -> int:
     from fstheory.reports.values_output import values_json, values_text
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
 
     digits = _digits(args.digits)
     bound = _bound_from_args(args)
@@ -327,7 +327,7 @@ def _cmd_order(args) -> int:
 
 
 def _cmd_atlas(args) -> int:
-    from fstheory.orderings.atlas_cli import run_atlas
+    from fstheory.atlas.cli import run_atlas
     from fstheory.user_numbers import parse_integer
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)

@@ -15,7 +15,7 @@ So the *same* definition runs in two worlds:
 
 ``EXACT_OPS``
     values are :class:`fstheory.theory.extended.ExtendedReal`; handles are ints; ``v`` is a
-    :class:`fstheory.theory.values.ScenarioValues`. 0/0, 0*inf, inf-inf and inf/inf become named
+    :class:`fstheory.engine.values.ScenarioValues`. 0/0, 0*inf, inf-inf and inf/inf become named
     indeterminates; ``x/0`` follows :data:`fstheory.theory.extended.DIVISION_BY_ZERO`.
 ``FLOAT_OPS``
     values are numpy float arrays of shape ``(reps,)`` (one entry per Monte-Carlo replication);

@@ -31,7 +31,7 @@ Examples
 --------
 >>> from fstheory.orderings.greedy import select
 >>> from fstheory.theory.extended import xr, POS_INF, ZERO
->>> from fstheory.theory.values import ScenarioValues
+>>> from fstheory.engine.values import ScenarioValues
 >>> L = ("A", "B")
 >>> v = ScenarioValues("toy", {}, L, (xr(0, "h(A)"), xr(1, "h(B)")),
 ...     (xr(1, "MI(C,A)"), xr(0, "MI(C,B)")),
@@ -52,7 +52,7 @@ from fstheory.orderings.arithmetic import EXACT_OPS, TracingExactOps
 from fstheory.orderings.bounds import Interval, objective_bounds
 from fstheory.orderings.methods import Method, get_method
 from fstheory.theory.extended import ExtendedReal, Form
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 __all__ = ["Candidate", "Step", "Stop", "SelectionResult", "select", "tie_band"]
 

@@ -30,11 +30,11 @@ def order(bound, method: str, beta=None, *, reading: str | None = None,
     method, beta, reading, zero_beta
         As in :func:`fstheory.orderings.greedy.select`.
     digits : int
-        Significant digits of the values (``fstheory.scenarios.evaluate.evaluate``).
-    values : fstheory.theory.values.ScenarioValues, optional
+        Significant digits of the values (``fstheory.engine.evaluate.evaluate``).
+    values : fstheory.engine.values.ScenarioValues, optional
         ``evaluate(bound, digits)`` when the caller already has it (the Python API keeps it).
     """
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
 
     m = get_method(method)
     m.check(beta, reading, zero_beta)

@@ -20,8 +20,8 @@ Examples
 from __future__ import annotations
 
 from fstheory.scenarios.declaration import BoundScenario, Scenario
-from fstheory.scenarios.evaluate import evaluate
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.evaluate import evaluate
+from fstheory.engine.values import ScenarioValues
 
 __all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch",
            "clear_cache"]
@@ -54,7 +54,7 @@ def _cached(cache: dict, scenario: Scenario, params: dict, digits: int):
 
 
 def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
-    """``fstheory.scenarios.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
+    """``fstheory.engine.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
     values = _cached(_CACHE, scenario, params, digits)
     if values is None:
         values = evaluate(scenario.bind(**params), digits)
@@ -63,9 +63,9 @@ def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
 
 
 def relevance_at(scenario: Scenario, params: dict, digits: int):
-    """:func:`fstheory.theory.relevance.classify` of ``scenario.bind(**params)`` on the values of
+    """:func:`fstheory.engine.relevance.classify` of ``scenario.bind(**params)`` on the values of
     :func:`values_at`, cached."""
-    from fstheory.theory.relevance import classify
+    from fstheory.engine.relevance import classify
 
     report = _cached(_RELEVANCE, scenario, params, digits)
     if report is None:

@@ -1,6 +1,6 @@
 r"""How a derived quantity is shown in the general-expression tables.
 
-A :class:`fstheory.scenarios.derive.Derivation` holds a sympy expression in the scenario's parameter
+A :class:`fstheory.engine.derive.Derivation` holds a sympy expression in the scenario's parameter
 symbols. For the tables it is rendered as:
 
 * ``structure`` -- ``+inf`` or ``0`` with the derivation's reason (functional dependence,
@@ -20,7 +20,7 @@ Examples
 --------
 >>> import sympy as sp
 >>> from fstheory.scenarios.registry import get_scenario
->>> from fstheory.scenarios.derive import derive
+>>> from fstheory.engine.derive import derive
 >>> s = get_scenario("normal")
 >>> d = derive(s).mi_class[3]
 >>> lam = skew_normal_lambda(d.expr, s)
@@ -174,7 +174,7 @@ def _plain(expr) -> str:
 
 
 def show(d, scenario: Scenario, names: IntegralNames | None = None) -> Shown:
-    """Table text of one :class:`fstheory.scenarios.derive.Derivation` (general parameters)."""
+    """Table text of one :class:`fstheory.engine.derive.Derivation` (general parameters)."""
     names = names or IntegralNames()
     if d.kind == "structure":
         text = "+inf" if d.expr == sp.oo else "0"

@@ -1,5 +1,5 @@
 r"""Relevance and first selected sets (issue 10): for each scenario and k = 0.2, 0.8, the
-relevance classification derived by :func:`fstheory.theory.relevance.classify` (paper Section 3;
+relevance classification derived by :func:`fstheory.engine.relevance.classify` (paper Section 3;
 no labels are matched) and one row for every method, two- and three-dimensional (every beta of
 the paper's rows, every reading of the 3-D methods): its first selected set (as many features
 as a relevance-optimal set has), whether that set is relevance-optimal, whether the method
@@ -99,7 +99,7 @@ def first_set_markdown(table: dict) -> str:
         f"# Relevance and first selected sets: {table['title']}",
         "",
         "Relevance derived from the structure of the declarations and the engine's values "
-        "(`theory/relevance.py`; paper Section 3: maximally informative sets, strongly/weakly "
+        "(`engine/relevance.py`; paper Section 3: maximally informative sets, strongly/weakly "
         "relevant, irrelevant; WR-NR / WR-R relative to the relevance-optimal sets). Then, for "
         "every method (the paper's rows for the 2-D methods, every reading of the 3-D ones), its "
         "first selected set -- as many features as a relevance-optimal set has -- and whether it "

@@ -1,6 +1,6 @@
 r"""The general-expression table of a scenario (paper Tables "General expression for the entropy
 of each feature ... and for the MI between each feature and the class", Scenario I and II),
-regenerated from the engine's derivation (:func:`fstheory.scenarios.derive.derive`) for general
+regenerated from the engine's derivation (:func:`fstheory.engine.derive.derive`) for general
 parameters.
 
 Columns: feature, its law (:func:`fstheory.theory.law_algebra.law_of` on the declaration; '-' when no
@@ -22,7 +22,7 @@ Examples
 from __future__ import annotations
 
 from fstheory.scenarios.declaration import Scenario
-from fstheory.scenarios.derive import derive
+from fstheory.engine.derive import derive
 from fstheory.reports.expressions import IntegralNames, show
 from fstheory.reports.law_text import law_text
 from fstheory.reports.render import csv_text, json_text, latex_label, latex_text, md_table
@@ -104,7 +104,7 @@ def general_markdown(table: dict) -> str:
     lines = [
         f"# General expressions: {table['title']}",
         "",
-        f"Regenerated from the engine's derivation (`scenarios/derive.py`) for general parameters: "
+        f"Regenerated from the engine's derivation (`engine/derive.py`) for general parameters: "
         f"{table['parameters']}. Class: `{table['class_rule']}`.",
         "Entropies follow from the law shown (`theory/law_algebra.py`); how each MI with the class "
         "is obtained is given by the letter in the last column.",

@@ -1,6 +1,6 @@
 r"""The joint and conditional MI tables of a scenario (issue 10): for k = 0.2 and 0.8 at the
 scenario's defaults, H(C) and the four n x n matrices MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C)
-and H(Vi,Vj,C) (:mod:`fstheory.scenarios.evaluate_joint`), with why each entry is what it is and
+and H(Vi,Vj,C) (:mod:`fstheory.engine.evaluate_joint`), with why each entry is what it is and
 the reason of every value not computed.
 
 Markdown shows 4 decimals; CSV and JSON hold every cell with the requested significant digits.
@@ -72,7 +72,7 @@ def joint_markdown(table: dict) -> str:
         f"# Joint and conditional MI: {table['title']}",
         "",
         "H(C), MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C) and H(Vi,Vj,C), derived by the engine "
-        "(`scenarios/derive_joint.py`, `scenarios/evaluate_joint.py`): structure (exact 0, +inf, "
+        "(`engine/derive_joint.py`, `engine/evaluate_joint.py`): structure (exact 0, +inf, "
         "-inf, H(C)), closed forms, the identities, or the numerical route; 'not computed' where "
         "none reaches (the reason is listed). 4 decimals here; "
         f"{table['digits']} significant digits in the CSV/JSON.",

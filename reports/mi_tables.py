@@ -23,7 +23,7 @@ from fstheory.reports.expressions import IntegralNames, show
 from fstheory.reports.render import csv_text, fixed, json_text, latex_label, latex_text, md_table
 from fstheory.scenarios.declaration import param_text
 from fstheory.scenarios.declaration import Scenario
-from fstheory.scenarios.derive import derive
+from fstheory.engine.derive import derive
 
 __all__ = ["mi_table", "mi_markdown", "mi_latex", "mi_csv", "mi_json"]
 
@@ -97,7 +97,7 @@ def mi_markdown(table: dict) -> str:
     lines = [
         f"# MI between features: {table['title']}",
         "",
-        "MI(V_i, V_j), j <= i, derived for general parameters (`scenarios/derive.py`).",
+        "MI(V_i, V_j), j <= i, derived for general parameters (`engine/derive.py`).",
         "",
         md_table(head, rows),
         "",

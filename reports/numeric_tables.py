@@ -1,7 +1,7 @@
 r"""The numeric table (paper Table "Entropy of each input variable ... and MI between each input
 variable and the class", Section 7): for each scenario at its default parameters (the paper's
 a = 3, b = 1, d = 2, delta = 1/2, sigma = 1), each feature's law ("Dist."), h(V) and
-MI(C_k, V) for k = 0.2 and 0.8, from :func:`fstheory.scenarios.evaluate.evaluate`.
+MI(C_k, V) for k = 0.2 and 0.8, from :func:`fstheory.engine.evaluate.evaluate`.
 
 Markdown shows 4 decimals as the paper does (an exact zero as 0); CSV and JSON hold the values
 with the requested significant digits.

@@ -1,4 +1,4 @@
-"""Rendering of a :class:`~fstheory.theory.values.ScenarioValues` for the ``values`` command.
+"""Rendering of a :class:`~fstheory.engine.values.ScenarioValues` for the ``values`` command.
 
 With ``joint=True`` the JSON object gains ``h_class`` (H(C)) and four n x n matrices,
 ``mi_class_joint`` (MI(C; {Vi, Vj}), diagonal MI(C, Vi)), ``cmi_class`` (MI(C; Vi | Vj), diagonal
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fstheory.scenarios.declaration import param_text
 from fstheory.theory.extended import Form
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 __all__ = ["values_json", "values_text", "param_text", "missing_values", "JOINT_MATRICES", "TABLE_DIGITS"]
 

@@ -62,13 +62,13 @@ from fstheory.reports.expressions import show
 from fstheory.reports.law_text import law_text
 from fstheory.reports.printed_forms import exact_number, parse, printed_law, sn_product
 from fstheory.reports.render import md_table, write_text
-from fstheory.scenarios.derive import derive
+from fstheory.engine.derive import derive
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import ExtendedReal, xr
 from fstheory.theory.law_algebra import law_of
 from fstheory.theory.numeric import NumericRoute, NumericUnsupported
 from fstheory.theory.symbolic import GUARD_DIGITS
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 __all__ = [
     "CLASSES", "CHECK_POINTS", "ERRATA_PATH", "REFERENCE_PATH", "Verdict", "RowReport",

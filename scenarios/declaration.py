@@ -1,7 +1,7 @@
 """How a scenario is declared: base variables and their laws, features as sympy expressions of
 them, the class rule, and the parameters with their allowed ranges.
 
-A scenario is data, not code that computes: :mod:`fstheory.scenarios.evaluate` derives every value from the
+A scenario is data, not code that computes: :mod:`fstheory.engine.evaluate` derives every value from the
 declaration (structure of the MI matrix, closed forms through law algebra, the numerical route),
 using the scenario's own closed forms for MI with the class where it declares them.
 

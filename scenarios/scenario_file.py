@@ -3,7 +3,7 @@
 The file is data: it is read with :mod:`tomllib`, every expression in it is parsed by the
 whitelisted grammar of :mod:`fstheory.scenarios.grammar` (never ``eval`` or ``sympify``), and anything
 outside the schema below is rejected with one :class:`ScenarioFileError` naming the file, the
-line, the key and what was expected there. The engine (:mod:`fstheory.scenarios.evaluate`) then treats the
+line, the key and what was expected there. The engine (:mod:`fstheory.engine.evaluate`) then treats the
 declaration like a built-in one; a file cannot carry closed forms, so what is not derived from
 the laws is computed by the numerical route.
 

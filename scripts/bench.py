@@ -60,7 +60,7 @@ def _python(code: str) -> list[str]:
 PAIR_GENERIC = "MI(C;{Y^2,X-Y}), Scenario II, k = 0.37, 20 digits: generic nested quadrature"
 PAIR_DIRECTIONS = "MI(C;{Y^2,X-Y}), Scenario II, k = 0.37, 20 digits: integral over directions"
 _PAIR = ("import mpmath; from fstheory.scenarios.registry import get_scenario; "
-         "from fstheory.scenarios.evaluate_joint import SetValues; "
+         "from fstheory.engine.evaluate_joint import SetValues; "
          "from fstheory.theory.numeric import NumericRoute; "
          "b = get_scenario('normal').bind(k='0.37'); e = b.feature_exprs(); "
          "mpmath.mp.dps = 32; print(%s)")
@@ -133,13 +133,13 @@ def main(argv=None) -> int:
             ("fstheory atlas --scenario uniform --method disr --vary k --grid 12",
              cli + ["atlas", "--scenario", "uniform", "--method", "disr", "--vary", "k",
                     "--grid", "12"], 60.0),
-            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d (make reproduce-atlas)",
-             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2",
+            ("python -m fstheory.atlas.report TMP/atlas 2 3d (make reproduce-atlas)",
+             [sys.executable, "-m", "fstheory.atlas.report", str(out / "atlas"), "2",
               "3d"],
              900.0),
-            ("python -m fstheory.orderings.atlas_report TMP/atlas 2 3d=uniform (Scenario I's "
+            ("python -m fstheory.atlas.report TMP/atlas 2 3d=uniform (Scenario I's "
              "3-D rows of make reproduce-atlas-3d)",
-             [sys.executable, "-m", "fstheory.orderings.atlas_report", str(out / "atlas"), "2",
+             [sys.executable, "-m", "fstheory.atlas.report", str(out / "atlas"), "2",
               "3d=uniform"], None),
             # the pair that made 3-D rows slow, by both routes in the same run
             (PAIR_GENERIC, _python(_PAIR % "NumericRoute(b.laws(), b.class_rule()).mi_class_set("

@@ -65,7 +65,7 @@ def _entry(res) -> dict:
 def compute(case) -> dict:
     import mpmath
 
-    from fstheory.scenarios.derive import derive
+    from fstheory.engine.derive import derive
     from fstheory.scenarios.registry import get_scenario
     from fstheory.theory.numeric import NumericRoute
 

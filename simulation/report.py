@@ -4,7 +4,7 @@ the Monte Carlo standard error of every cell, and the figure of the frequency ag
 
 The paper's printed values come from ``simulation/data/paper_simulation.json`` (transcribed once
 from the LaTeX source) and are only compared against, never used to compute anything. The exact
-values of the mean-estimate table come from the exact engine (:func:`fstheory.scenarios.evaluate.evaluate`).
+values of the mean-estimate table come from the exact engine (:func:`fstheory.engine.evaluate.evaluate`).
 
 A printed frequency p is *reproduced* (at z combined standard errors, z = 2 in the frequency tables,
 2 and 3 in the reproduction account) when |f - p| <= z sqrt(se_f^2 + se_p^2), with
@@ -201,7 +201,7 @@ def write_all_frequencies(result: StudyResult, out: Path, stem: str = "frequency
 
 
 def _exact_means(meta: dict) -> list[float]:
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
     from fstheory.scenarios.registry import get_scenario
 
     v = evaluate(get_scenario(meta["scenario"]).bind(k=repr(meta["k"])), digits=15)

@@ -16,7 +16,7 @@ A replication is a *hit* for a method row when its first |S| selected features f
 relevance-optimal sets S of the bound scenario, unordered (for the paper's scenarios the five
 pairs of Section 5: (X, Y), (X, X-Y), (Y, X-Y), (aX+b, Y), (aX+b, X-Y)). The sets are data: by
 default derived by the engine for every (scenario, parameters, k)
-(:func:`fstheory.theory.relevance.relevance_optimal_sets`), or given by the caller
+(:func:`fstheory.engine.relevance.relevance_optimal_sets`), or given by the caller
 (``optimal_sets``); feature labels play no role. The frequency is hits/reps and its Monte Carlo
 standard error sqrt(f (1 - f) / reps) (binomial).
 
@@ -245,18 +245,18 @@ def _params(scenarios, params) -> dict:
 
 def derive_optimal_sets(bound) -> tuple[frozenset, ...]:
     """The relevance-optimal sets of a bound scenario, derived by the engine
-    (:func:`fstheory.theory.relevance.relevance_optimal_sets`, minimal S with
+    (:func:`fstheory.engine.relevance.relevance_optimal_sets`, minimal S with
     MI(C; S) = MI(C; all features)).
 
     The engine's refusal (``RelevanceUndecided``, with its reason) becomes a
     :class:`SimulationInputError`; any other exception is an internal error and propagates.
     """
     try:
-        from fstheory.theory import relevance
+        from fstheory.engine import relevance
     except ImportError:
         raise SimulationInputError(
             f"scenario '{bound.scenario.name}': the relevance-optimal sets cannot be derived in this "
-            f"build (fstheory.theory.relevance is missing); the Python API takes them as data: "
+            f"build (fstheory.engine.relevance is missing); the Python API takes them as data: "
             f"run_study(optimal_sets=...)"
         ) from None
     refusal = getattr(relevance, "RelevanceUndecided", None)

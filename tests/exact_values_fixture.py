@@ -1,6 +1,6 @@
 """ScenarioValues for Scenario I and II computed here from the paper's closed forms (Section 6),
-independently of scenarios/evaluate.py, for fast ordering tests at arbitrary parameters; and
-:func:`evaluated`, the engine's own values (fstheory.scenarios.evaluate), cached for the test session.
+independently of engine/evaluate.py, for fast ordering tests at arbitrary parameters; and
+:func:`evaluated`, the engine's own values (fstheory.engine.evaluate), cached for the test session.
 
 Scenario I (X, Y, Z, W i.i.d. Unif(-delta, delta)):
   h = [ln 2d, ln 2|a|d, ln(2d^2)-1, 1/2+ln 2d, ln 2d, ln(2d^2)-1, ln 2d, ln(2d^2)-1, ln 2d, 1/2+ln 2d]
@@ -28,7 +28,7 @@ import mpmath
 
 from fstheory.scenarios.declaration import render_label
 from fstheory.theory.extended import POS_INF, ZERO, xr
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 DIGITS = 30
 
@@ -160,8 +160,8 @@ def scenario_ii(k="0.2", sigma="1", a="3", b="1", d="2") -> ScenarioValues:
 
 @functools.lru_cache(maxsize=None)
 def evaluated(scenario: str, **params) -> ScenarioValues:
-    """fstheory.scenarios.evaluate.evaluate at 30 digits (cached: Scenario II takes a few seconds)."""
-    from fstheory.scenarios.evaluate import evaluate
+    """fstheory.engine.evaluate.evaluate at 30 digits (cached: Scenario II takes a few seconds)."""
+    from fstheory.engine.evaluate import evaluate
     from fstheory.scenarios.registry import get_scenario
 
     return evaluate(get_scenario(scenario).bind(**params), DIGITS)

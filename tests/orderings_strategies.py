@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
-from fstheory.theory.values import JointValues, ScenarioValues
+from fstheory.engine.values import JointValues, ScenarioValues
 
 ENTROPIES = [Fraction(0)] + [s * Fraction(2) ** e for s in (1, -1) for e in (-2, -1, 0, 1)]
 MI_CLASS = [Fraction(n, 16) for n in range(0, 12)]  # MI with a binary class is <= ln 2

@@ -2,7 +2,7 @@
 the features of Table "Input features": X = V1, aX+b = V2, X-Y = V4, Y = V7.
 
 Only the tests read this (printed values); the engine derives the sets
-(fstheory.theory.relevance) and the simulation takes them as data.
+(fstheory.engine.relevance) and the simulation takes them as data.
 """
 
 PAPER_PAIRS = (frozenset({0, 6}), frozenset({0, 3}), frozenset({6, 3}), frozenset({1, 6}), frozenset({1, 3}))

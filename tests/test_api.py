@@ -26,7 +26,8 @@ OUTSIDE = textwrap.dedent(
            "labels": list(v.labels), "h": [x.text(30) for x in v.entropy],
            "mi_c": [x.text(30) for x in v.mi_class], "mi_x_xy": v.mi_features[0][3].text(30),
            "floats": [float(v.entropy[1]), float(v.mi_features[0][1])], "generic": {}}
-    for name in ("theory", "scenarios", "orderings", "reports", "simulation"):
+    for name in ("theory", "scenarios", "engine", "orderings", "atlas", "reports", "selection",
+                 "simulation"):
         try:
             importlib.import_module(name)
             out["generic"][name] = "imported"
@@ -45,7 +46,8 @@ def test_the_api_from_outside_the_checkout(tmp_path):
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     assert "" not in got["path"] and str(tmp_path) not in got["path"]
-    assert got["generic"] == {n: n for n in ("theory", "scenarios", "orderings", "reports", "simulation")}
+    assert got["generic"] == {n: n for n in ("theory", "scenarios", "engine", "orderings", "atlas",
+                                            "reports", "selection", "simulation")}
     assert got["version"] == "0.1.0"
     assert got["labels"] == ["X", "3X+1", "Y^2", "X-Y", "Z", "Z^2", "Y", "X^2", "W+2", "Z+W"]
     with mpmath.workdps(40):

@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 
 from fstheory.cli import main
-from fstheory.orderings.atlas import AtlasSpec, atlas
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.atlas.sweep import AtlasSpec, atlas
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 
 k = sp.Symbol("k", positive=True)
@@ -113,7 +113,7 @@ def test_scale_sweep_through_irrational_entropy_zeros():
     # sqrt(2) exp(-1/2 + gamma/2)/2, irrational special points; MI(C, V) comes from the numerical
     # route, which binds the scenario at rational points only (this crashed in bound_at: the
     # grid between two irrational special points, and the special points themselves). MI(C, V)
-    # is free of the scale (orderings/atlas_laplace.py), so it is not a varying quantity.
+    # is free of the scale (atlas/certificate/laplace.py), so it is not a varying quantity.
     spec = AtlasSpec(scenario="laplace", method="micc", parameter="scale", lo="1/10", hi="2",
                      fixed=(("k", "1/5"),), digits=12, grid=8)
     res = atlas(spec, certify=False)
@@ -125,7 +125,7 @@ def test_scale_sweep_through_irrational_entropy_zeros():
     assert any(r["from"] == r["to"] == "0.183939720586" for r in js["regions"])
     # the values at the irrational point: h(X) exactly 0, MI(C, V) those of any rational scale
     # (checked at two, independently of the scale-freeness the sweep relies on)
-    from fstheory.orderings.atlas import _sweep
+    from fstheory.atlas.sweep import _sweep
 
     v = _sweep(spec).values(zero, exact=True)
     assert v.h(0).is_zero
@@ -177,8 +177,8 @@ def test_bad_input_one_line_exit_2(argv, name, capsys):
 
 
 def test_phase_map_files_are_byte_identical(tmp_path):
-    from fstheory.orderings.atlas_figures import write_map
-    from fstheory.orderings.atlas_map import phase_map
+    from fstheory.atlas.figures import write_map
+    from fstheory.atlas.phase_map import phase_map
 
     ks = AtlasSpec(scenario="uniform", method="mifs", parameter="k", lo="0.1", hi="0.3", digits=20)
     bs = AtlasSpec(scenario="uniform", method="mifs", parameter="beta", lo="0", hi="1", digits=20,
@@ -196,8 +196,8 @@ def test_phase_map_files_are_byte_identical(tmp_path):
 def test_phase_map_marks_optimal_sets_derived_per_column():
     # at k = 0 the class is a function of X: the optimal sets are {X} and {3X+1}; at k = 1/5
     # they are pairs. Each column's regions are marked with its own sets.
-    from fstheory.orderings.atlas_map import first_set_optimal, phase_map
-    from fstheory.theory.relevance import relevance_optimal_sets
+    from fstheory.atlas.phase_map import first_set_optimal, phase_map
+    from fstheory.engine.relevance import relevance_optimal_sets
 
     ks = AtlasSpec(scenario="uniform", method="mifs", parameter="k", lo="0", hi="0.2", digits=20)
     bs = AtlasSpec(scenario="uniform", method="mifs", parameter="beta", lo="0.5", hi="1",

@@ -15,10 +15,10 @@ import mpmath
 import pytest
 
 from fstheory.cli import main
-from fstheory.orderings.atlas import AtlasSpec, _bisect_orders, atlas
+from fstheory.atlas.sweep import AtlasSpec, _bisect_orders, atlas
 from fstheory.orderings.greedy import select
-from fstheory.scenarios.evaluate import evaluate
-from fstheory.scenarios.evaluate_joint import LazyJointValues, not_computed
+from fstheory.engine.evaluate import evaluate
+from fstheory.engine.evaluate_joint import LazyJointValues, not_computed
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import xr
 
@@ -146,7 +146,7 @@ def test_paper_points_read_the_3d_rows_back_from_their_files(tmp_path):
     files where they exist (`make reproduce-atlas-3d` reads the 2-D ones back the same way): from
     the committed files, the committed paper_points.md byte for byte; with no 3-D file, no 3-D
     section; with one, its rows."""
-    from fstheory.orderings import atlas_report as ar
+    from fstheory.atlas import report as ar
 
     reports = Path(__file__).resolve().parents[1] / "reports" / "atlas"
     sweeps = {s: json.loads((reports / f"k_{s}.json").read_text()) for s in ar.SCENARIOS}
@@ -188,7 +188,7 @@ def test_committed_step_four_crossing_matches_the_hand_solved_root():
 def test_reproduce_atlas_splits_each_scenarios_3d_rows_once():
     # make reproduce-atlas runs each scenario's 3-D rows in two tasks (DISR alone, the eleven
     # others sharing their points' joint values): every row of every scenario exactly once
-    from fstheory.orderings import atlas_report as ar
+    from fstheory.atlas import report as ar
 
     tasks = ar._tasks_3d()
     assert [t[1] for t in tasks] == ["laplace", "laplace", "normal", "normal", "uniform", "uniform"]

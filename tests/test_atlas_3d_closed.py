@@ -26,9 +26,9 @@ import numpy as np
 import pytest
 
 import scenario_one_closed as S
-from fstheory.orderings.atlas import AtlasSpec, _locate, _sweep
-from fstheory.scenarios.evaluate import evaluate
-from fstheory.scenarios.evaluate_joint import LazyJointValues
+from fstheory.atlas.sweep import AtlasSpec, _locate, _sweep
+from fstheory.engine.evaluate import evaluate
+from fstheory.engine.evaluate_joint import LazyJointValues
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import Kind
 

@@ -15,12 +15,12 @@ from flint import arb
 from hypothesis import strategies as st
 from test_atlas import MI_XY, MI_Y, MIFS_04, k
 
-from fstheory.orderings import atlas_certify
-from fstheory.orderings.atlas import AtlasSpec, _sweep, atlas
-from fstheory.orderings.atlas_enclose import (Cell, UniformClassLeaf, arb_of,
+from fstheory.atlas.certificate import certify as atlas_certify
+from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate.enclose import (Cell, UniformClassLeaf, arb_of,
                                               skew_normal_mi_ball, working_precision)
-from fstheory.orderings.atlas_interval import IX
-from fstheory.orderings.atlas_report import method_rows
+from fstheory.atlas.certificate.interval import IX
+from fstheory.atlas.report import method_rows
 
 SLOW = settings(max_examples=6, deadline=None)
 
@@ -201,7 +201,7 @@ def test_skew_normal_leaves_contain_the_expectation_over_a_cell(normal_certifier
 
 def test_singular_end_constant_enclosed(normal_certifier):
     # MI(Y^2, X-Y): an integrand arb cannot evaluate at the ends of its range, enclosed with
-    # proved sliver bounds (orderings/atlas_constants.py), not assumed; Gauss-Legendre at 45
+    # proved sliver bounds (atlas/certificate/constants.py), not assumed; Gauss-Legendre at 45
     # digits checks it.
     sw, cert = normal_certifier
     q = ("mi", sw.labels.index("Y^2"), sw.labels.index("X-Y"))
@@ -275,8 +275,8 @@ def test_interval_kinds_follow_the_exact_world():
 
 def test_negative_points_keep_their_sign():
     # mpmath's mpf.man_exp drops the sign: cell ends, cache keys and exact points must not
-    from fstheory.orderings.atlas_enclose import _arb_from_mpf
-    from fstheory.orderings.atlas_values import as_exact
+    from fstheory.atlas.certificate.enclose import _arb_from_mpf
+    from fstheory.atlas.values import as_exact
 
     x = mpmath.mpf(-3) / 4
     assert as_exact(x) == sp.Rational(-3, 4) and atlas_certify._fraction(x) == Fraction(-3, 4)

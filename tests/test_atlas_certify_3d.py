@@ -14,11 +14,11 @@ import pytest
 import sympy as sp
 
 import scenario_one_closed as S
-from fstheory.orderings import atlas_certify
-from fstheory.orderings.atlas import AtlasSpec, _sweep, atlas
-from fstheory.orderings.atlas_certify import Certifier, _IntervalView
-from fstheory.orderings.atlas_enclose import Cell, NoEnclosure, working_precision
-from fstheory.orderings.atlas_report import rows_3d
+from fstheory.atlas.certificate import certify as atlas_certify
+from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate.certify import Certifier, _IntervalView
+from fstheory.atlas.certificate.enclose import Cell, NoEnclosure, working_precision
+from fstheory.atlas.report import rows_3d
 
 
 def _spec(method, reading, lo="0", hi="1", grid=12, scenario="uniform"):
@@ -183,7 +183,7 @@ def test_scenario_two_3d_row_certified_with_enclosed_integrals(scenario_two_cmim
     cert = scenario_two_cmim.certificate
     assert cert["certified"] is True, cert.get("failures")
     # the integrals over directions are enclosures (theory/cone_enclosure.py), and so is
-    # Scenario II's MI(Y^2,X-Y) (orderings/atlas_constants.py): nothing is assumed
+    # Scenario II's MI(Y^2,X-Y) (atlas/certificate/constants.py): nothing is assumed
     assert "assumptions" not in cert, cert["assumptions"]
 
 

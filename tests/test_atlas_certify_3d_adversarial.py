@@ -1,4 +1,4 @@
-"""An adversarial pass on the certificate of the 3-D atlas rows (``orderings/atlas_certify.py``).
+"""An adversarial pass on the certificate of the 3-D atlas rows (``atlas/certificate/certify.py``).
 
 Two kinds of checks:
 
@@ -30,11 +30,11 @@ import pytest
 import sympy as sp
 
 import scenario_one_closed as S
-from fstheory.orderings import atlas_certify
-from fstheory.orderings.atlas import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate import certify as atlas_certify
+from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
 from fstheory.orderings.greedy import select
-from fstheory.scenarios.evaluate import evaluate
-from fstheory.scenarios.evaluate_joint import LazyJointValues
+from fstheory.engine.evaluate import evaluate
+from fstheory.engine.evaluate_joint import LazyJointValues
 from fstheory.scenarios.registry import get_scenario
 
 DPS = 50  # closed-form route

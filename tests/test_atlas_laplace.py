@@ -1,4 +1,4 @@
-"""Scenario III's MI(C_k, V) enclosed for the atlas certificate (orderings/atlas_laplace.py): the
+"""Scenario III's MI(C_k, V) enclosed for the atlas certificate (atlas/certificate/laplace.py): the
 enclosures against the engine's numerical route, against mpmath quadrature of the unsubstituted
 integrals at 40 digits and against Monte Carlo; every 2-D row over k certified with the stored
 regions and breakpoints; a wrong ordering and a hidden breakpoint refuted."""
@@ -19,14 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_atlas_certify import _recertify, gauss_legendre_value
 
-from fstheory.orderings import atlas_certify
-from fstheory.orderings.atlas import AtlasSpec, _sweep, atlas
-from fstheory.orderings.atlas_enclose import Cell, arb_of, working_precision
-from fstheory.orderings.atlas_laplace import (LaplaceClassLeaf, class_mi_ball,
+from fstheory.atlas.certificate import certify as atlas_certify
+from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate.enclose import Cell, arb_of, working_precision
+from fstheory.atlas.certificate.laplace import (LaplaceClassLeaf, class_mi_ball,
                                               class_mi_derivative_ball, class_mi_expression,
                                               recognise)
-from fstheory.orderings.atlas_report import method_rows
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.atlas.report import method_rows
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.scenarios.symbols import X, Y, Z
 
@@ -302,7 +302,7 @@ def test_a_change_at_an_end_claimed_away_is_not_certified(rows):
 
 def test_half_line_constant_enclosed(rows):
     # MI(Y^2, X-Y) of Scenario III (an integral over the half line): enclosed with a proved tail
-    # bound (orderings/atlas_constants.py), not assumed; Gauss-Legendre at 36 digits checks it,
+    # bound (atlas/certificate/constants.py), not assumed; Gauss-Legendre at 36 digits checks it,
     # at the report's scale 1/2
     res = rows[("mifs", "0.4")]
     assert "assumptions" not in res.certificate, res.certificate["assumptions"]
@@ -320,8 +320,8 @@ def test_half_line_constant_enclosed(rows):
 def test_sweep_point_values_from_the_enclosures_match_the_numerical_route():
     # the sweep reads MI(C, V) of 0 < k < 1 from class_mi_ball; the engine's numerical route is
     # the second route (30 digits); at k = 0 and 1 the sweep defers to the engine (exact structure)
-    from fstheory.orderings.atlas_values import ParametricValues
-    from fstheory.scenarios.evaluate import PointQuantities
+    from fstheory.atlas.values import ParametricValues
+    from fstheory.engine.evaluate import PointQuantities
 
     sc = get_scenario("laplace")
     pv = ParametricValues(sc, {"scale": sp.Rational(3, 2)}, ("k",), 20)
@@ -342,7 +342,7 @@ def test_crossing_at_a_small_beta_is_located_where_the_objectives_cross():
     # beta* = MI(C,X-Y) / (MI(X-Y,X) + MI(X-Y,Y)) = 3.0e-5, where the greedy rule's tie band
     # (1e-25 absolute) spans 80 bracket widths; the sweep reported the band's edge, outside the
     # certified bracket (not certified). Here beta* by quadrature at 40 digits of the formulas of
-    # orderings/atlas_laplace.py (H(C | X-Y)) and of h(X-Y) - h(Y) for MI(X-Y, X).
+    # atlas/certificate/laplace.py (H(C | X-Y)) and of h(X-Y) - h(Y) for MI(X-Y, X).
     spec = AtlasSpec(method="mifs", parameter="beta", lo="0", hi="1", scenario="laplace",
                      fixed=(("k", "39/40"),), digits=20, grid=32)
     res = atlas(spec, certify=None)

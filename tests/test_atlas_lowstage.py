@@ -1,4 +1,4 @@
-"""The first stage of the 3-D sweep (orderings/atlas_lowstage.py): every objective's enclosure
+"""The first stage of the 3-D sweep (atlas/lowstage.py): every objective's enclosure
 contains the objective of every input within the stated errors (all twelve 3-D rows, hypothesis),
 and a DISR divisor that is small against its terms leaves the step to the working digits."""
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fstheory.orderings.arithmetic import EXACT_OPS
-from fstheory.orderings.atlas_lowstage import LowStageView, decided, objective
-from fstheory.orderings.atlas_report import rows_3d
+from fstheory.atlas.lowstage import LowStageView, decided, objective
+from fstheory.atlas.report import rows_3d
 from fstheory.orderings.methods import get_method
 from fstheory.theory.extended import xr
 
@@ -21,7 +21,7 @@ REL = mpmath.mpf(10) ** -6
 
 class _Values:
     """A values view on base values (h, MI(C,V), MI(V,V'), H(C), MI(C;{V,V'})) whose joint
-    quantities are the engine's identities in them (scenarios/evaluate_joint.py)."""
+    quantities are the engine's identities in them (engine/evaluate_joint.py)."""
 
     def __init__(self, h, mc, mi, hc, pair):
         self._h, self._mc, self._mi, self._hc, self._pair = h, mc, mi, hc, pair
@@ -134,7 +134,7 @@ def test_small_divisor_leaves_the_step_to_the_working_digits():
                                                     ("finite", "+inf", False),
                                                     ("+inf", "+inf", True)])
 def test_kinds_decide_as_the_greedy_rule(kind_w, kind_c, expect):
-    from fstheory.orderings.atlas_interval import IX
+    from fstheory.atlas.certificate.interval import IX
     pick = {"+inf": IX.POS_INF, "finite": IX.point(1)}
     assert decided(pick[kind_w], pick[kind_c], 0, 1) is expect
     # equal infinities go to the lower index

@@ -1,4 +1,4 @@
-"""Zeros of H(V_i,V_j,C) inside a 3-D sweep are special points (orderings/atlas_poles.py).
+"""Zeros of H(V_i,V_j,C) inside a 3-D sweep are special points (atlas/poles.py).
 
 Scenario I: X, Z i.i.d. Unif(-delta, delta), Z independent of (X, C) and C = 1{X + kY >= 0}, so
 H(X,Z,C) = h(X) + h(Z) + H(C | X) = 2 ln(2 delta) + k/2 (H(C | X) = k/2, scenarios/uniform.py).
@@ -20,10 +20,10 @@ import pytest
 import sympy as sp
 
 from fstheory.cli import main
-from fstheory.orderings import atlas_poles
-from fstheory.orderings.atlas import AtlasSpec, _sweep, atlas
-from fstheory.orderings.atlas_certify import _certifier
-from fstheory.scenarios.evaluate_joint import LazyJointValues
+from fstheory.atlas import poles as atlas_poles
+from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate.certify import _certifier
+from fstheory.engine.evaluate_joint import LazyJointValues
 
 K = Fraction(1, 5)
 DELTA_ROW = AtlasSpec(scenario="uniform", method="disr", parameter="delta", lo="47/100",
@@ -135,7 +135,7 @@ def test_a_zero_sympy_cannot_list_is_unsolved_not_guessed():
 def test_poles_do_not_depend_on_the_row_swept_before():
     # the certifier is shared by every row over the same values: DISR swept after JMI (which
     # reads no H(V_i,V_j,C)) in one process still takes its pole -4 ln(9/10) as a special point
-    from fstheory.orderings.atlas import AtlasSpec, _pole_points, _sweep
+    from fstheory.atlas.sweep import AtlasSpec, _pole_points, _sweep
 
     def spec(m):
         return AtlasSpec(scenario="uniform", method=m, parameter="k", lo="0", hi="1",

@@ -177,7 +177,7 @@ def _broken_evaluate(*args, **kwargs):
 
 
 def test_an_internal_value_error_exits_1_asking_for_a_report(capsys, monkeypatch):
-    from fstheory.scenarios import evaluate
+    from fstheory.engine import evaluate
 
     monkeypatch.setattr(evaluate, "evaluate", _broken_evaluate)
     code, out, err = run(capsys, "values", "--k", "0.2")
@@ -189,7 +189,7 @@ def test_an_internal_value_error_exits_1_asking_for_a_report(capsys, monkeypatch
 
 
 def test_debug_prints_the_traceback_of_an_internal_error(capsys, monkeypatch):
-    from fstheory.scenarios import evaluate
+    from fstheory.engine import evaluate
 
     monkeypatch.setattr(evaluate, "evaluate", _broken_evaluate)
     code, out, err = run(capsys, "values", "--debug", "--k", "0.2")
@@ -212,7 +212,7 @@ def test_an_internal_type_error_in_binding_is_not_bad_input(capsys, monkeypatch)
 
 
 def test_ctrl_c_prints_one_line_and_exits_130(capsys, monkeypatch):
-    from fstheory.scenarios import evaluate
+    from fstheory.engine import evaluate
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

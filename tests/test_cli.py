@@ -141,9 +141,9 @@ def test_help_texts_say_what_the_options_take(capsys):
 
 def test_an_ordering_stopped_by_a_value_not_computed_exits_3(capsys, monkeypatch):
     """Contract: exit code 3 when a value needed to decide a step is not computed."""
-    from fstheory.scenarios import evaluate
+    from fstheory.engine import evaluate
     from fstheory.theory.extended import ExtendedReal, Form, POS_INF, xr
-    from fstheory.theory.values import ScenarioValues
+    from fstheory.engine.values import ScenarioValues
 
     unknown = ExtendedReal.indeterminate(Form.NOT_COMPUTED, "outside the numerical route's reach",
                                          label="MI(B,A)")

@@ -27,7 +27,7 @@ from flint import acb, arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fstheory.scenarios.derive_joint import joint_structure
+from fstheory.engine.derive_joint import joint_structure
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.cone_enclosure import DirectionWeight, NoConeEnclosure, cone_entropy_ball
@@ -287,7 +287,7 @@ def test_density_preserving_maps_have_the_constant_weight(kind, T):
 def test_sweep_values_equal_the_single_point_route(name):
     # the atlas's sweep reads the integrals over directions from cone_entropy_at (models kept
     # between points); one point reads mpmath's quadrature (cone_entropy): two routes, 20 digits
-    from fstheory.scenarios.evaluate_joint import SetValues
+    from fstheory.engine.evaluate_joint import SetValues
 
     for k in ("3/10", "5/7"):
         b = get_scenario(name).bind(k=k)

@@ -16,7 +16,8 @@ import pytest
 import fstheory
 
 
-SUBPACKAGES = ("theory", "scenarios", "orderings", "reports", "selection", "simulation")
+SUBPACKAGES = ("theory", "scenarios", "engine", "orderings", "atlas", "atlas.certificate", "reports",
+               "selection", "simulation")
 
 
 def _modules() -> list[str]:

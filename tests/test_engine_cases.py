@@ -10,7 +10,7 @@ import pytest
 
 from fstheory.orderings.greedy import select
 from fstheory.scenarios.declaration import ParameterError
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.overrides import bind_from_cli
 from fstheory.scenarios.scenario_file import ScenarioFileError, load_scenario_file, parse_scenario_text
 from fstheory.theory.extended import Form

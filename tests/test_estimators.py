@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import mutual_info_score
 
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.selection.estimators import (
     BinnedBatch,

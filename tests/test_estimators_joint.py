@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.selection import knn
 from fstheory.selection.estimators import BinnedBatch, n_bins

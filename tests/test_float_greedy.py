@@ -8,7 +8,7 @@ import pytest
 
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import method_names
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.simulation.options import SelectionOptions
 from fstheory.selection.greedy import FloatValues, greedy, pick, set_hits

@@ -16,7 +16,7 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import MethodError, get_method, method_names
 from orderings_strategies import BETAS, scenario_values
 from fstheory.theory.extended import POS_INF, xr
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 # per-test settings (a loaded profile would change every hypothesis test in the session)
 SETTINGS = settings(max_examples=80, deadline=None)

@@ -82,7 +82,7 @@ def test_scenario_two_square_and_difference_by_polar_coordinates():
 def test_joint_entropy_against_the_closed_pair_mi():
     """h(Y^2, X - Y) through MI(Y^2, X - Y) = h(Y^2) + h(X - Y) - h(Y^2, X - Y) against the
     closed form of the derivation (Scenario II, lncosh expectation); h(X, X - Y) = h(X) + h(Y)."""
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
 
     bound = get_scenario("normal").bind(k="0.2")
     v = evaluate(bound, 20)
@@ -146,7 +146,7 @@ def test_scenario_one_square_and_difference_by_the_partner_point(k):
     """MI(C; {Y^2, X - Y}) in Scenario I: the fibre of (Y^2, X - Y) over (x, y) is {(x, y),
     (x - 2y, -y)} (equal weights: uniform density), so H(C | V) = ln 2 * P(the partner is in the
     support with the other class) and MI = ln 2 (1 - P); against the engine's joint values."""
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
 
     v = evaluate(get_scenario("uniform").bind(k=k), 30)
     i, j = v.labels.index("Y^2"), v.labels.index("X-Y")

@@ -1,4 +1,4 @@
-"""The joint quantities of a scenario (fstheory.scenarios.evaluate_joint): structural values and
+"""The joint quantities of a scenario (fstheory.engine.evaluate_joint): structural values and
 their hypotheses, the two-point closed form against hand-derived formulas, the identity for
 MI(Vi;Vj|C) against an independent quadrature, and the information identities (hypothesis) on the
 exact values."""
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, Scenario
-from fstheory.scenarios.evaluate import evaluate
-from fstheory.scenarios.evaluate_joint import SetValues
+from fstheory.engine.evaluate import evaluate
+from fstheory.engine.evaluate_joint import SetValues
 from fstheory.scenarios.registry import get_scenario, load_scenario_file
 from fstheory.scenarios.symbols import X, Y, Z, k
 from fstheory.theory.extended import Form

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fstheory.orderings.arithmetic import EXACT_OPS, FLOAT_OPS, ArrayValues, TracingExactOps
 from fstheory.orderings.methods import get_method, method_names
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import POS_INF, xr
 from orderings_strategies import float_arrays, scenario_values, to_float

@@ -2,7 +2,7 @@
 
 import pytest
 
-import fstheory.scenarios.evaluate
+import fstheory.engine.evaluate
 from fstheory.orderings.explain import summary, to_json
 from fstheory.orderings.methods import MethodError
 from fstheory.orderings.order import order
@@ -32,6 +32,6 @@ def test_bad_input_fails_before_any_value_is_computed(monkeypatch, method, beta,
     def boom(*a, **k):
         raise AssertionError("values computed before the method options were checked")
 
-    monkeypatch.setattr(fstheory.scenarios.evaluate, "evaluate", boom)
+    monkeypatch.setattr(fstheory.engine.evaluate, "evaluate", boom)
     with pytest.raises(MethodError, match=match):
         order(get_scenario("normal").bind(k="0.2"), method, beta, **kw)

@@ -4,7 +4,7 @@ properties proved in each test's docstring.
 Feature indices (0-based): 0 X, 1 aX+b, 2 Y^2, 3 X-Y, 4 Z, 5 Z^2, 6 Y, 7 X^2, 8 W+d, 9 Z+W.
 Scenario I values come from the closed forms in tests/exact_values_fixture.py (fast, so hypothesis
 can range over k, delta, a, b, d); one Scenario I and one Scenario II point also come from
-fstheory.scenarios.evaluate.
+fstheory.engine.evaluate.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_mifs_u_positive_entropy_of_x_no_indeterminate_at_step_2(v, beta):
     assert {c.index for c in s2.candidates if c.value.is_neg_inf} == {AXB, X2}
 
 
-# ----- two points through the engine (fstheory.scenarios.evaluate) -----------------------------------------
+# ----- two points through the engine (fstheory.engine.evaluate) -----------------------------------------
 
 
 def test_uniform_k05_delta03_through_the_engine():

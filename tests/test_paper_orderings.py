@@ -22,7 +22,7 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method
 from fstheory.reports.paper_data import load as load_paper_tables
 from fstheory.theory.extended import xr
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 PAPER = load_paper_tables()
 #: one dict per (printed row, beta): scenario, k, method, beta, printed, heading, table
@@ -49,7 +49,7 @@ def printed_numeric(scenario: str, row: str, column: str) -> str:
 
 
 def paper_values(scenario: str, k: str) -> ScenarioValues:
-    """The engine's exact values (fstheory.scenarios.evaluate) at the paper's parameters (a=3, b=1, d=2,
+    """The engine's exact values (fstheory.engine.evaluate) at the paper's parameters (a=3, b=1, d=2,
     delta=1/2, sigma=1)."""
     return fixture.evaluated(scenario, k=k)
 
@@ -57,7 +57,7 @@ def paper_values(scenario: str, k: str) -> ScenarioValues:
 @pytest.mark.parametrize("scenario", ["uniform", "normal"])
 @pytest.mark.parametrize("k", ["0.2", "0.8"])
 def test_engine_values_agree_with_the_closed_forms_of_the_fixture(scenario, k):
-    """The orderings' inputs, derived twice: fstheory.scenarios.evaluate and the closed forms written out
+    """The orderings' inputs, derived twice: fstheory.engine.evaluate and the closed forms written out
     in tests/exact_values_fixture.py (MI(Y^2,X-Y) of Scenario II there is a double-precision
     quadrature, hence the 1e-13 there; 1e-25 elsewhere)."""
     v = paper_values(scenario, k)

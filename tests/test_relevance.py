@@ -1,4 +1,4 @@
-"""Relevance derived from the structure and the engine's values (fstheory.theory.relevance): the
+"""Relevance derived from the structure and the engine's values (fstheory.engine.relevance): the
 paper's relevance-optimal pairs and Section 5 classification for Scenarios I-III, a single-feature
 optimum, a strongly relevant feature, an undecidable case, and the sequel's categories."""
 
@@ -12,7 +12,7 @@ from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, Scenar
 from fstheory.scenarios.registry import get_scenario, load_scenario_file
 from fstheory.scenarios.symbols import X, Y, Z, k
 from fstheory.theory.laws import Normal, Uniform
-from fstheory.theory.relevance import (RelevanceUndecided, categorize, classify,
+from fstheory.engine.relevance import (RelevanceUndecided, categorize, classify,
                                        relevance_optimal_sets)
 
 DATA = Path(__file__).parent / "data"

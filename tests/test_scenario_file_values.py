@@ -8,7 +8,7 @@ two routes. Scenario II's values are derived from the laws in both versions.
 import mpmath
 import pytest
 
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.overrides import bind_from_cli
 from fstheory.scenarios.registry import get_scenario
 from fstheory.scenarios.scenario_file import load_scenario_file, shipped_scenario_path

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.numeric import NumericRoute
 
@@ -104,7 +104,7 @@ def test_a_small_mi_keeps_its_relative_digits():
     """Near k = 1, MI(C, X-Y) ~ 6e-7 is H(C) - E[H_b] with both terms near ln 2: the route
     carries log10(H(C)/MI) more digits, so the value has its 20 (30) digits, not 19, and the two
     precisions agree."""
-    from fstheory.scenarios.evaluate import evaluate
+    from fstheory.engine.evaluate import evaluate
     from fstheory.scenarios.registry import get_scenario
 
     b = get_scenario("laplace").bind(k="0.996")

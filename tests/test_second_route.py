@@ -12,8 +12,8 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from fstheory.scenarios.derive import derive
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.derive import derive
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.numeric import NumericRoute
 

@@ -6,7 +6,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.scenario_file import parse_scenario_text
 from fstheory.theory import structure
 from fstheory.theory.laws import Exponential, Normal, Uniform

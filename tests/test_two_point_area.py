@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fstheory.scenarios.declaration import BoundScenario
-from fstheory.scenarios.derive_joint import JointStructure
+from fstheory.engine.derive_joint import JointStructure
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory import determination as det
 from fstheory.theory.laws import Normal, Uniform

@@ -22,8 +22,8 @@ from flint import acb, arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fstheory.scenarios.derive_joint import joint_structure
-from fstheory.scenarios.evaluate_joint import SetValues
+from fstheory.engine.derive_joint import joint_structure
+from fstheory.engine.evaluate_joint import SetValues
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.determination import ClassEvent
 from fstheory.theory.laws import Laplace, Normal, Uniform

@@ -6,8 +6,8 @@ import pytest
 import sympy as sp
 
 from fstheory.scenarios.declaration import ParameterError
-from fstheory.scenarios.derive import derive
-from fstheory.scenarios.evaluate import evaluate
+from fstheory.engine.derive import derive
+from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.numeric import NumericRoute
 

@@ -16,7 +16,7 @@
 * MI(C, V) = H(C) when C is a function of V: a linear rule whose form is proportional to the
   linear part of V (C = 1{L >= t} with L = lambda (V - e)).
 
-The shortcuts are checked again at the bound parameter values (:mod:`fstheory.scenarios.evaluate`):
+The shortcuts are checked again at the bound parameter values (:mod:`fstheory.engine.evaluate`):
 a feature that is constant there (``k*Y`` at k = 0) has h = -inf and MI 0 with everything.
 
 Examples

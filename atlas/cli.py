@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from fstheory.orderings.atlas import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
+from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError
 
@@ -71,12 +71,12 @@ def run_atlas(args, digits: int) -> int:
         result = atlas(specs[0], jobs=args.jobs, scheduler=args.scheduler, progress=progress)
         print(json.dumps(result.to_json()) if args.json else result.text())
         return 0
-    from fstheory.orderings.atlas_map import phase_map
+    from fstheory.atlas.phase_map import phase_map
 
     pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
                    scheduler=args.scheduler, progress=progress)
     if args.out:
-        from fstheory.orderings.atlas_figures import write_map
+        from fstheory.atlas.figures import write_map
 
         write_map(pm, args.out)
     print(json.dumps(pm.to_json()) if args.json else pm.text())

@@ -1,7 +1,7 @@
 r"""The first stage of a 3-D row's sweep: each objective from the low-precision joint values as
 an enclosure whose width follows the error of every term it is built from.
 
-The sweep (:mod:`fstheory.orderings.atlas`) first orders a sample point from joint values at
+The sweep (:mod:`fstheory.atlas.sweep`) first orders a sample point from joint values at
 ``LOW_DIGITS`` digits (the numerical-route pairs cost seconds each at the working digits) and
 keeps the steps that this first stage decides beyond doubt. An objective's error is not
 proportional to the objective: CIFE's sums cancel terms of order 1 down to a small value, and
@@ -9,7 +9,7 @@ DISR divides by H(V_i,V_j,C), which the engine derives as
 h(V_i) + h(V_j) - MI(V_i,V_j) + H(C) - MI(C;{V_i,V_j}) and which can be small against its terms.
 So each input is an interval around the engine's value with the radius of its own error, the
 joint quantities carry the sum of their terms' errors, and the method's objective code runs on
-them in the interval world (:mod:`fstheory.orderings.atlas_interval`):
+them in the interval world (:mod:`fstheory.atlas.certificate.interval`):
 
 =========================  ===============================================================
 MI(C;{V_i,V_j}), H(C)      ``rel`` |x| for numerical values (the integrals over directions,
@@ -45,7 +45,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from fstheory.orderings.atlas_interval import IX, IntervalOps, by_kinds
+from fstheory.atlas.certificate.interval import IX, IntervalOps, by_kinds
 from fstheory.theory.extended import ExtendedReal, Kind
 from fstheory.theory.symbolic import GUARD_DIGITS
 
@@ -63,7 +63,7 @@ LOW_ACCURACY = LOW_DIGITS + GUARD_DIGITS - 6
 LOW_ERROR = mpmath.mpf(10) ** -(LOW_DIGITS - 2)
 
 #: Pair kinds whose value comes from an exact expression (kinds of
-#: :meth:`fstheory.scenarios.derive_joint.JointStructure.mi_class_set`; a two-point
+#: :meth:`fstheory.engine.derive_joint.JointStructure.mi_class_set`; a two-point
 #: probability left as an integral is numerical).
 _EXACT_PAIRS = ("zero", "class-entropy", "single", "two-point")
 

@@ -39,7 +39,7 @@ bound (a bound 0 reached by a factor that can be 0 is attained); everything else
 attained (sound: a strict bound is a stronger claim).
 
 :func:`evaluate_expr` runs a sympy expression (a simplified difference of two objectives, see
-:mod:`fstheory.orderings.atlas_certify`) over IX leaves with the same rules and forward-mode
+:mod:`fstheory.atlas.certificate.certify`) over IX leaves with the same rules and forward-mode
 derivatives; :class:`SymbolicOps` is the arithmetic interface on sympy leaves, which gives each
 objective as a rational function of its input functions.
 

@@ -9,7 +9,7 @@ exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
 
 1. takes as *special points* the ends of the range and every point inside where a varying entropy
    is 0 (solved exactly with sympy when it can); for a 3-D row instead, every point where an
-   H(Vi,Vj,C) its objective divides by is 0 (a pole, :mod:`fstheory.orderings.atlas_poles`);
+   H(Vi,Vj,C) its objective divides by is 0 (a pole, :mod:`fstheory.atlas.poles`);
    the values there are evaluated exactly (0 is 0, so x/0 and 0/0 follow the engine's conventions);
 2. evaluates the ordering at every special point and on a grid of ``grid`` points spread over the
    open intervals between them (at least 4 per interval);
@@ -27,7 +27,7 @@ exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
    part.
 
 The sampling of step 2 alone can miss a pair of crossings between two grid points. Where every
-input has a rigorous enclosure (Scenarios I and II), :mod:`fstheory.orderings.atlas_certify`
+input has a rigorous enclosure (Scenarios I and II), :mod:`fstheory.atlas.certificate.certify`
 then proves, cell by cell, that each region's ordering holds on the whole region; otherwise the
 result states what the sampled and bracketed search guarantees (``docs/atlas.md``).
 
@@ -53,12 +53,12 @@ from typing import Callable
 import mpmath
 import sympy as sp
 
-from fstheory.orderings import atlas_lowstage as lowstage
-from fstheory.orderings.atlas_lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
+from fstheory.atlas import lowstage
+from fstheory.atlas.lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
 from fstheory.orderings.greedy import _tied, select, tie_band
 from fstheory.orderings.methods import get_method
-from fstheory.orderings.atlas_values import METHOD_PARAMETERS, ParametricValues, as_exact
+from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues, as_exact
 from fstheory.scenarios.declaration import ParameterError, to_rational
 from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.symbolic import GUARD_DIGITS
@@ -269,12 +269,13 @@ class _Sweep:
 
     def values(self, t, exact: bool = False, low: bool = False):
         """The values at ``t``; ``low``: the joint values at :data:`LOW_DIGITS` (3-D methods).
-        At an irrational special point (a pole, :mod:`fstheory.orderings.atlas_poles`) the
+        At an irrational special point (a pole, :mod:`fstheory.atlas.poles`) the
         joint values are the open range's closed forms there, exact, at the working digits."""
         if exact and self.method.dimension == 3 and not self.on_beta and not as_exact(t).is_Rational:
             key = as_exact(t)
             if key not in self._at_pole:
-                from fstheory.orderings import atlas_certify, atlas_poles
+                from fstheory.atlas.certificate import certify as atlas_certify
+                from fstheory.atlas import poles as atlas_poles
 
                 v = self.pv.at({self.param: t}, True)
                 joint = atlas_poles.joint_values_at(atlas_certify._certifier(self), key, v,
@@ -319,7 +320,7 @@ class _Sweep:
     def _order_low(self, t, exact: bool = False):
         """The ordering at ``t`` from the low-precision joint values, and the number of its
         first steps decided for every value within the first stage's error
-        (:mod:`fstheory.orderings.atlas_lowstage`; None: all of it, with the stop);
+        (:mod:`fstheory.atlas.lowstage`; None: all of it, with the stop);
         the working digits decide from there (a near tie, a value not computed)."""
         v = self.values(t, exact, low=True)
         beta = self.beta_at(t)
@@ -415,12 +416,13 @@ def _entropy_zeros(sw: _Sweep, lo, hi) -> list:
 
 def _pole_points(sw: _Sweep) -> list:
     """Exact zeros strictly inside the range of the H(Vi,Vj,C) a 3-D objective divides by
-    (:func:`fstheory.orderings.atlas_poles.divisor_zeros`; none where the joint leaves cannot be
+    (:func:`fstheory.atlas.poles.divisor_zeros`; none where the joint leaves cannot be
     built: the change through infinity is then located as a pole). Kept in ``sw.poles``."""
     if sw.on_beta or sw.spec.scenario_file is not None:
         return []
-    from fstheory.orderings import atlas_certify, atlas_poles
-    from fstheory.orderings.atlas_enclose import NoEnclosure
+    from fstheory.atlas.certificate import certify as atlas_certify
+    from fstheory.atlas import poles as atlas_poles
+    from fstheory.atlas.certificate.enclose import NoEnclosure
 
     try:
         sw.poles = dict(atlas_poles.divisor_zeros(atlas_certify._certifier(sw)).points)
@@ -789,7 +791,7 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         A Dask scheduler (joblib's dask backend), as in :func:`fstheory.simulation.study.run_study`.
     progress : callable(label, done, total), optional
     certify : bool, optional
-        Run the completeness certificate (:mod:`fstheory.orderings.atlas_certify`); the default
+        Run the completeness certificate (:mod:`fstheory.atlas.certificate.certify`); the default
         runs it where it applies (every input has a rigorous enclosure: Scenarios I and II,
         the 3-D methods in Scenario I; not scenario files or numerical-route inputs). Without it the result
         carries the statement of what the sampled search guarantees, with the reason.
@@ -863,7 +865,7 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         pieces.append((start, special[i + 1], current, sample))
     regions, breakpoints = _merge(sw, pieces, crossings, special, inside)
     result = AtlasResult(spec, sw.labels, sw.method_text(), breakpoints, regions, special)
-    from fstheory.orderings import atlas_certify
+    from fstheory.atlas.certificate import certify as atlas_certify
 
     # certify() itself returns the sampled statement with the reason where no certificate applies
     result.certificate = (atlas_certify.guarantee(spec) if certify is False else

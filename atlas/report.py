@@ -17,9 +17,9 @@ generated):
   nearest breakpoint in k, for the 2-D and the 3-D rows.
 
 Relevance-optimal first sets (hatched in the maps) come from
-``fstheory.theory.relevance.relevance_optimal_sets`` at each column's k
-(:func:`fstheory.orderings.atlas_map.derive_column_sets`, once per scenario). Every sweep and
-every map column carries its certificate (:mod:`fstheory.orderings.atlas_certify`); the maps'
+``fstheory.engine.relevance.relevance_optimal_sets`` at each column's k
+(:func:`fstheory.atlas.phase_map.derive_column_sets`, once per scenario). Every sweep and
+every map column carries its certificate (:mod:`fstheory.atlas.certificate.certify`); the maps'
 ``notes`` say which columns are certified.
 """
 
@@ -32,9 +32,9 @@ from pathlib import Path
 
 import mpmath
 
-from fstheory.orderings.atlas import AtlasSpec, _run, atlas, progress_printer
-from fstheory.orderings.atlas_figures import write_atomic, write_map
-from fstheory.orderings.atlas_map import column_values, derive_column_sets, phase_map
+from fstheory.atlas.sweep import AtlasSpec, _run, atlas, progress_printer
+from fstheory.atlas.figures import write_atomic, write_map
+from fstheory.atlas.phase_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
 
 __all__ = ["method_rows", "rows_3d", "main", "SCENARIOS", "DIGITS", "GRID_3D"]
@@ -272,7 +272,7 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.orderings.atlas_report OUT JOBS [3d | 3d=S1,S2]
+if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=S1,S2]
     # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
     # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]

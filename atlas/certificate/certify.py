@@ -1,12 +1,12 @@
 r"""What an atlas guarantees, stated with the result (``"certificate"`` in its JSON), and the
 certificate itself: a proof, cell by cell, that every region's ordering holds on the whole region.
 
-The sweep of :mod:`fstheory.orderings.atlas` is *sampled and bracketed*: special points are
+The sweep of :mod:`fstheory.atlas.sweep` is *sampled and bracketed*: special points are
 evaluated exactly, the ordering is sampled on a grid, and every change between neighbouring
 samples is located to ``digits`` significant digits. Two changes between the same two samples
 that restore the ordering, or a change within 10^-(digits/2) of a special point, would not be
 seen. :func:`certify` closes that gap wherever every input has a rigorous enclosure
-(:mod:`fstheory.orderings.atlas_enclose`):
+(:mod:`fstheory.atlas.certificate.enclose`):
 
 1. The range is cut at the special points (each a *point piece*, evaluated with its exact values:
    exact zeros stay exact) and at every located breakpoint, whose bracket is widened to
@@ -14,7 +14,7 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    bracket*.
    What lies between is an *interval piece*, open at a special point, closed at a bracket.
 2. On a cell of a piece the inputs are enclosed (IX values) and the method's own objective code
-   runs in the interval world (:class:`fstheory.orderings.atlas_interval.IntervalOps`), step by
+   runs in the interval world (:class:`fstheory.atlas.certificate.interval.IntervalOps`), step by
    step along the region's reported ordering. At every step the reported winner w must beat
    every other remaining candidate c on the whole cell:
 
@@ -39,7 +39,7 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    to a relative width 10^-(digits+3); a cell that is still undecided makes the result *not
    certified*, with the place and the pair.
 3. Lemma (soundness): each enclosure contains every value its quantity takes on the cell (the
-   leaves' lemmas in :mod:`fstheory.orderings.atlas_enclose`; interval arithmetic with outward
+   leaves' lemmas in :mod:`fstheory.atlas.certificate.enclose`; interval arithmetic with outward
    rounding); so a proved comparison holds at every point of the cell, and the ordering computed
    by :func:`fstheory.orderings.greedy.select` with exact real values is the reported one on the
    whole piece. Ties: only identical functions tie exactly (a symbolic identity); everywhere
@@ -47,13 +47,13 @@ seen. :func:`certify` closes that gap wherever every input has a rigorous enclos
    (10^-(digits+7)) cannot change a certified ordering outside the certified brackets.
 
 The 3-D methods' joint inputs are leaves and identities in them
-(:class:`fstheory.orderings.atlas_joint.JointLeaves`, from the structure derived with the swept
+(:class:`fstheory.atlas.certificate.joint.JointLeaves`, from the structure derived with the swept
 parameter symbolic); at every special point each joint quantity derived there is proved equal
 to the open form's limit before the point pieces are evaluated.
 
 Not certifiable (the statement says which and why): inputs from the numerical route (scenario
 files' numeric quantities; Scenario III's MI(C, V) are enclosed by
-:mod:`fstheory.orderings.atlas_laplace`), joint inputs without an enclosure (the integrals over
+:mod:`fstheory.atlas.certificate.laplace`), joint inputs without an enclosure (the integrals over
 directions of Scenario II, two-point probabilities of non-uniform laws: the reason names the
 pairs), a structure that changes inside the range, a region that stops undecided.
 """
@@ -66,18 +66,18 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from fstheory.orderings.atlas_enclose import (Cell, ConstLeaf, GenericLeaf, NoEnclosure,
+from fstheory.atlas.certificate.enclose import (Cell, ConstLeaf, GenericLeaf, NoEnclosure,
                                               SkewNormalLeaf, UniformClassLeaf, arb_of,
                                               skew_normal_argument, skew_normal_mi_ball, to_ix,
                                               working_precision)
-from fstheory.orderings.atlas_interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
+from fstheory.atlas.certificate.interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
                                                evaluate_expr)
-from fstheory.orderings.atlas_joint import JointLeaves
-from fstheory.orderings.atlas_laplace import class_mi_expression, laplace_leaf, recognise
-from fstheory.orderings import atlas_poles
-from fstheory.orderings.atlas_lowstage import LOW_DIGITS
+from fstheory.atlas.certificate.joint import JointLeaves
+from fstheory.atlas.certificate.laplace import class_mi_expression, laplace_leaf, recognise
+from fstheory.atlas import poles as atlas_poles
+from fstheory.atlas.lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
-from fstheory.orderings.atlas_values import as_exact, man_exp
+from fstheory.atlas.values import as_exact, man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
 __all__ = ["applicable", "certify", "guarantee", "Certifier"]
@@ -148,7 +148,7 @@ def _certifier(sweep) -> "Certifier":
 
 
 def certify(sweep, result, **_) -> dict:
-    """The certificate of ``result`` (an :class:`~fstheory.orderings.atlas.AtlasResult` of
+    """The certificate of ``result`` (an :class:`~fstheory.atlas.sweep.AtlasResult` of
     ``sweep``), or the sampled statement with the reason when none applies."""
     why = _why_not(sweep)
     if why is not None:
@@ -342,7 +342,7 @@ class Certifier:
         return sp.simplify(sp.expand_log(value, force=True))
 
     def _laplace(self, q):
-        """(which, k) of :func:`fstheory.orderings.atlas_laplace.recognise` for a numerical
+        """(which, k) of :func:`fstheory.atlas.certificate.laplace.recognise` for a numerical
         MI(C, V), else None."""
         if q[0] != "mi_c":
             return None
@@ -416,7 +416,7 @@ class Certifier:
     def _numerical_constant(self, q, label):
         """A constant whose closed form arb cannot enclose (an integral whose integrand is
         singular at an end of its range, other than those of
-        :mod:`fstheory.orderings.atlas_constants`): the engine's value (tanh-sinh quadrature at
+        :mod:`fstheory.atlas.certificate.constants`): the engine's value (tanh-sinh quadrature at
         digits + GUARD_DIGITS) with a radius 10^-(digits + GUARD_DIGITS/2) relative, an
         assumption the certificate states. No built-in scenario reaches it today."""
         from flint import arb
@@ -429,7 +429,7 @@ class Certifier:
         if note not in self.notes:
             self.notes.append(note)
         r = abs(x) * mpmath.mpf(10) ** -e
-        from fstheory.orderings.atlas_enclose import _arb_from_mpf
+        from fstheory.atlas.certificate.enclose import _arb_from_mpf
 
         return arb(_arb_from_mpf(x), _arb_from_mpf(r))
 
@@ -686,7 +686,7 @@ class Certifier:
     def _monotone_by_leaves(self, diff, cell) -> bool | None:
         """True (False) if ``diff`` is proved strictly increasing (decreasing) on the cell as a
         sum of numbers times leaves, each leaf strictly monotone there
-        (:meth:`~fstheory.orderings.atlas_enclose.Leaf.direction`) and every term moving the
+        (:meth:`~fstheory.atlas.certificate.enclose.Leaf.direction`) and every term moving the
         same way; None otherwise. It covers what a derivative enclosure cannot: a leaf whose
         derivative is not enclosed next to a special point (MI(C, X) of Scenario II near k = 0,
         where |lambda| = 1/k)."""
@@ -956,7 +956,7 @@ class Certifier:
         """Zeros inside the range of an H(V_i,V_j,C) that the objective divides by and that are
         not special points of ``result`` (a region through a pole cannot be proved: said at once
         rather than after bisecting to the cell budget). The zeros are those of
-        :func:`~fstheory.orderings.atlas_poles.divisor_zeros`, solved exactly from the closed
+        :func:`~fstheory.atlas.poles.divisor_zeros`, solved exactly from the closed
         forms; a divisor whose zeros are not known exactly is left to the cells, which cannot
         prove a cell where its enclosure holds 0."""
         poles = atlas_poles.divisor_zeros(self)
@@ -1111,7 +1111,7 @@ def _ix_end(x, rnd: str) -> mpmath.mpf:
     if isinstance(x, mpmath.mpf):
         return x
     b = arb_of(x)
-    from fstheory.orderings.atlas_enclose import _mpf_down, _mpf_up
+    from fstheory.atlas.certificate.enclose import _mpf_down, _mpf_up
 
     if rnd == "d":
         return _mpf_down(b.lower())
@@ -1147,6 +1147,6 @@ def _where(cell: Cell) -> str:
 
 
 def _dec(x, digits: int) -> str:
-    from fstheory.orderings.atlas import decimal_text
+    from fstheory.atlas.sweep import decimal_text
 
     return decimal_text(x, digits)

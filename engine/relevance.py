@@ -18,7 +18,7 @@ Sequel (Macedo, Oliveira, Pacheco, Valadas, Neurocomputing 2019)
 
 How each comparison is decided (:class:`Judge`)
     * equal, by structure: the two sets have the same derivation key
-      (:mod:`fstheory.scenarios.derive_joint`), or every feature added is a function of the
+      (:mod:`fstheory.engine.derive_joint`), or every feature added is a function of the
       others or independent of the class and the rest;
     * different, by structure: when the class is a function of the larger set, an exact
       witness that the smaller one does not determine it (:func:`fstheory.theory.determination.uncertainty_witness`);
@@ -112,7 +112,7 @@ class Judge:
     scenario (see the module docstring)."""
 
     def __init__(self, bound, digits: int = 30, values=None):
-        from fstheory.scenarios.evaluate_joint import SetValues
+        from fstheory.engine.evaluate_joint import SetValues
 
         self.sets = SetValues(bound, digits, values)
         self.st = self.sets.structure

@@ -11,7 +11,7 @@ one of
   (:mod:`fstheory.theory.numeric`).
 
 The derivation depends on the declaration only, so it is computed once per scenario and reused
-for every parameter point (:mod:`fstheory.scenarios.evaluate`, which re-checks every structural
+for every parameter point (:mod:`fstheory.engine.evaluate`, which re-checks every structural
 shortcut with the bound numbers first). It is also what the general-expression tables of the
 reports render.
 """

@@ -13,7 +13,7 @@ numerical route) so that reports can show it.
 The joint quantities (:class:`JointValues`: H(C), MI(C; {V_i, V_j}), MI(C; V_i | V_j),
 MI(V_i; V_j | C), H(V_i, V_j, C)) are computed only when asked: either given at construction
 (``joint=``) or computed on first use by ``joint_source(values)`` (what
-:func:`fstheory.scenarios.evaluate.evaluate` sets). The view methods the objectives read:
+:func:`fstheory.engine.evaluate.evaluate` sets). The view methods the objectives read:
 
 ==========================  =========================================================
 ``v.h(i)``                  h(V_i)

@@ -1,11 +1,11 @@
 r"""The joint inputs of the 3-D methods as leaves of the atlas certificate
-(:mod:`fstheory.orderings.atlas_certify`): H(C), MI(C;{V_i,V_j}), and the quantities that are
+(:mod:`fstheory.atlas.certificate.certify`): H(C), MI(C;{V_i,V_j}), and the quantities that are
 identities in the leaves.
 
 Over the open range of the swept parameter t the structure comes from
-:class:`fstheory.scenarios.derive_joint.ParametricStructure`, derived once with t symbolic, so it
+:class:`fstheory.engine.derive_joint.ParametricStructure`, derived once with t symbolic, so it
 holds at every t where no coefficient of the class or of a feature vanishes
-(:meth:`~fstheory.scenarios.derive_joint.ParametricStructure.degenerate_points`; such a point
+(:meth:`~fstheory.engine.derive_joint.ParametricStructure.degenerate_points`; such a point
 inside the range is refused). Each pair is then, on the whole range:
 
 * 0, H(C) or MI(C, V_r) of the one feature left: the leaf of that quantity (the same symbol, so
@@ -13,13 +13,13 @@ inside the range is refused). Each pair is then, on the whole range:
 * two-point: H(C) - ln 2 * P(t), with P(t) the exact probability of disagreement as a rational
   function of t (:func:`fstheory.theory.two_point_fibre.uniform_disagreement_on`, uniform laws:
   polygon areas with every sign decision proved on the range by exact root isolation), an
-  elementary leaf (:class:`~fstheory.orderings.atlas_enclose.GenericLeaf`);
+  elementary leaf (:class:`~fstheory.atlas.certificate.enclose.GenericLeaf`);
 * an integral over directions (Scenarios II and III, normal or Laplace laws):
-  :class:`~fstheory.orderings.atlas_cone.ConeLeaf`;
+  :class:`~fstheory.atlas.certificate.cone.ConeLeaf`;
 * otherwise (the numerical route) there is no enclosure and the certificate says which pairs.
 
 The other joint quantities are the engine's identities
-(:mod:`fstheory.scenarios.derive_joint`), written in the leaf symbols and expanded, so shared
+(:mod:`fstheory.engine.derive_joint`), written in the leaf symbols and expanded, so shared
 terms cancel exactly (H(X,Y,C) = h(X) + h(Y) - MI(X,Y) + H(C) - MI(C;{X,Y}) is exactly 0 in
 Scenario I):
 
@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from fstheory.orderings.atlas_cone import ConeLeaf
-from fstheory.orderings.atlas_enclose import ConstLeaf, GenericLeaf, NoEnclosure, arb_of
-from fstheory.orderings.atlas_interval import IX, SYM_INF
-from fstheory.scenarios.derive_joint import ParametricStructure, joint_structure
+from fstheory.atlas.certificate.cone import ConeLeaf
+from fstheory.atlas.certificate.enclose import ConstLeaf, GenericLeaf, NoEnclosure, arb_of
+from fstheory.atlas.certificate.interval import IX, SYM_INF
+from fstheory.engine.derive_joint import ParametricStructure, joint_structure
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.determination import SignedMap
 from fstheory.theory.symbolic import exact_value, is_exact_zero
@@ -234,7 +234,7 @@ class JointLeaves:
     def closed_form(self, d):
         """H(V_i,V_j,C) (``d`` = ("hpair", i, j), an identity) as one closed form in t when every
         term has one (else None): what its zeros inside the range are solved from
-        (:mod:`fstheory.orderings.atlas_poles`)."""
+        (:mod:`fstheory.atlas.poles`)."""
         terms = self._terms(d)
         if self.kind(d) != "identity" or SYM_INF in terms:
             return None

@@ -2,10 +2,10 @@
 
 The joint quantities of the 3-D methods (MI(C; {V_i, V_j}), ...) are attached to each point's
 values lazily: derived and computed at the point, bound exactly, entry by entry as the ordering
-reads them (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`).
+reads them (:class:`~fstheory.engine.evaluate_joint.LazyJointValues`).
 
 Only the quantities that depend on the swept parameter are recomputed at each point. Which ones
-depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.derive.derive`):
+depend on it is read from the symbolic derivation (:func:`fstheory.engine.derive.derive`):
 
 * ``structure`` quantities (+inf, exact 0) never vary;
 * a ``closed`` form varies with P when P's symbol appears in it (after the other parameters are
@@ -13,9 +13,9 @@ depend on it is read from the symbolic derivation (:func:`fstheory.scenarios.der
   integrand) and evaluated at each point at the working precision;
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
-  point, on its own, as :func:`fstheory.scenarios.evaluate.evaluate` does
-  (:class:`~fstheory.scenarios.evaluate.PointQuantities`), except Scenario III's MI(C, V)
-  (:func:`fstheory.orderings.atlas_laplace.recognise`), a function of the class weight alone,
+  point, on its own, as :func:`fstheory.engine.evaluate.evaluate` does
+  (:class:`~fstheory.engine.evaluate.PointQuantities`), except Scenario III's MI(C, V)
+  (:func:`fstheory.atlas.certificate.laplace.recognise`), a function of the class weight alone,
   free of the Laplace scale. The numerical route binds the scenario at the point, so it needs
   a rational point: the sweep samples rational points, and at an irrational special point (a
   zero of a closed-form entropy) a numerical quantity refuses the row
@@ -51,11 +51,11 @@ import mpmath
 import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
-from fstheory.scenarios.derive import derive
-from fstheory.scenarios.evaluate import PointQuantities, evaluate
+from fstheory.engine.derive import derive
+from fstheory.engine.evaluate import PointQuantities, evaluate
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 __all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES",
            "IrrationalPoint"]
@@ -195,7 +195,7 @@ class _PointValues:
 
 class _JointAt:
     """The joint values at one point, computed entry by entry on first use
-    (:class:`~fstheory.scenarios.evaluate_joint.LazyJointValues`): the structure is derived at
+    (:class:`~fstheory.engine.evaluate_joint.LazyJointValues`): the structure is derived at
     the point itself, bound exactly (a weight 0 at k = 0 changes it), and the pairs an ordering
     never compares are never computed. Kept with the point's values in the cache of
     :meth:`ParametricValues.at`, so every 3-D method row swept over the same points reuses them."""
@@ -205,7 +205,7 @@ class _JointAt:
         self.digits = pv.digits if digits is None else digits
 
     def __call__(self, values: ScenarioValues):
-        from fstheory.scenarios.evaluate_joint import LazyJointValues
+        from fstheory.engine.evaluate_joint import LazyJointValues
 
         return LazyJointValues(self.pv.bound_at(self.point), self.digits, values, sweep=True)
 
@@ -285,9 +285,9 @@ class ParametricValues:
 
     def _scale_free(self, i: int) -> bool:
         """Whether MI(C, V_i) is one of Scenario III's functions of the class weight alone
-        (:func:`fstheory.orderings.atlas_laplace.recognise`: a Laplace(0, s) pair under the
+        (:func:`fstheory.atlas.certificate.laplace.recognise`: a Laplace(0, s) pair under the
         class 1{A + k B >= 0}, free of the scale s, proved there), with the weight not swept."""
-        from fstheory.orderings.atlas_laplace import recognise
+        from fstheory.atlas.certificate.laplace import recognise
 
         (sym,) = self.symbols.values()
         found = recognise(self.scenario, self._fixed_subs, self.scenario.features[i].expr, sym)
@@ -316,15 +316,15 @@ class ParametricValues:
     # ----- values at a point --------------------------------------------------------------------
     def laplace_mi_class(self, q, point: dict) -> ExtendedReal | None:
         """MI(C, V_i) (``q = ("mi_c", i)``) at ``point`` from the certified integrals of
-        :mod:`fstheory.orderings.atlas_laplace` when the class rule and the feature have its form
-        (:func:`~fstheory.orderings.atlas_laplace.recognise`) and 0 < k < 1: the ball's centre,
+        :mod:`fstheory.atlas.certificate.laplace` when the class rule and the feature have its form
+        (:func:`~fstheory.atlas.certificate.laplace.recognise`) and 0 < k < 1: the ball's centre,
         its radius below 10^-digits relative (the numerical route's quadrature of the same value
         takes about a thousand times longer). None otherwise: other quantities, and k = 0 or 1,
         where the engine recognises an exact structure (C a function of the feature, MI = 0)."""
         if q[0] != "mi_c":
             return None
-        from fstheory.orderings.atlas_enclose import arb_of, working_precision
-        from fstheory.orderings.atlas_laplace import class_mi_ball, recognise
+        from fstheory.atlas.certificate.enclose import arb_of, working_precision
+        from fstheory.atlas.certificate.laplace import class_mi_ball, recognise
 
         at = {**self._fixed_subs, **{self.symbols[n]: as_exact(point[n]) for n in self.vary}}
         found = recognise(self.scenario, at, self.scenario.features[q[1]].expr, None)

@@ -2,7 +2,7 @@
 first, with the boundary curves traced through the located breakpoints.
 
 For ``--vary k --vary beta`` every column k = k_j is a one-parameter atlas over beta
-(:func:`fstheory.orderings.atlas.atlas`). MIFS and MIFS-U objectives are affine in beta, so each
+(:func:`fstheory.atlas.sweep.atlas`). MIFS and MIFS-U objectives are affine in beta, so each
 boundary point beta*(k_j) is the exact solution of obj_A = obj_B at that k (located to the
 requested digits, not read off a grid); a boundary curve is the sequence of these points for one
 cause (the same pair crossing at the same step), in k order. Between columns the curve is drawn
@@ -10,7 +10,7 @@ as a polyline: the curves are exact at the columns, the lines between them are d
 
 Regions are the orderings of the columns' partitions; a region is marked *optimal* when its
 first |S| features form one of the relevance-optimal sets of its column
-(:func:`column_optimal_sets`: ``fstheory.theory.relevance.relevance_optimal_sets`` at the
+(:func:`column_optimal_sets`: ``fstheory.engine.relevance.relevance_optimal_sets`` at the
 column's parameter value, never labels; they change with k: at k = 0 the class is a function of
 X alone and the optimal sets are {X} and {3X+1}). With ``certify`` every column's atlas carries
 its certificate, and the map's notes say which columns are certified.
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
-from fstheory.orderings.atlas import AtlasSpec, _run, atlas, decimal_text
-from fstheory.orderings.atlas_values import as_exact
+from fstheory.atlas.sweep import AtlasSpec, _run, atlas, decimal_text
+from fstheory.atlas.values import as_exact
 
 __all__ = ["PhaseMap", "phase_map", "first_set_optimal", "column_optimal_sets", "column_values",
            "derive_column_sets", "ordered_specs"]
@@ -39,7 +39,7 @@ def first_set_optimal(order, optimal_sets) -> bool | None:
 def column_optimal_sets(args):
     """The relevance-optimal sets of ``spec``'s scenario with ``spec.fixed`` and ``param`` =
     ``value`` (``args`` = (spec, param, value)), or (None, reason) when they are undecided."""
-    from fstheory.theory.relevance import RelevanceUndecided, relevance_optimal_sets
+    from fstheory.engine.relevance import RelevanceUndecided, relevance_optimal_sets
 
     spec, param, value = args
     point = dict(spec.fixed)
@@ -156,7 +156,7 @@ def derive_column_sets(xs, ys, values, jobs=1, scheduler=None, progress=None) ->
     same scenario and columns can reuse them (``phase_map(..., optimal_sets=result)``)."""
     found = _run(column_optimal_sets, [(ys, xs.parameter, v) for v in values], jobs, scheduler,
                  progress, "relevance-optimal sets")
-    notes = ["relevance-optimal sets: fstheory.theory.relevance.relevance_optimal_sets at each "
+    notes = ["relevance-optimal sets: fstheory.engine.relevance.relevance_optimal_sets at each "
              f"column's {xs.parameter}"]
     notes += [f"{xs.parameter} = {decimal_text(v, ys.digits)}: optimal sets undecided ({why}): "
               "regions unmarked" for v, (_, why) in zip(values, found) if why]

@@ -2,7 +2,7 @@ r"""How each joint quantity of a bound scenario is obtained: structure, closed f
 or the numerical route.
 
 The joint quantities reduce to three primitives -- H(C), MI(C, V_i) (the engine's
-:mod:`fstheory.scenarios.derive`) and MI(C; V_S) for a set -- and to the pairwise values, by
+:mod:`fstheory.engine.derive`) and MI(C; V_S) for a set -- and to the pairwise values, by
 identities that hold in the extended reals wherever their hypotheses hold:
 
 * MI(C; V_i | V_j) = MI(C; {V_i, V_j}) - MI(C; V_j) (chain rule, Cover & Thomas Thm 2.5.2);

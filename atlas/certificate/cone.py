@@ -25,7 +25,7 @@ import math
 import sympy as sp
 from flint import arb, ctx
 
-from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, NoEnclosure, _mpf_down, _mpf_up,
+from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, NoEnclosure, _mpf_down, _mpf_up,
                                               _PointMemo, arb_of, to_ix, working_precision)
 from fstheory.theory.cone_enclosure import (DirectionWeight, NoConeEnclosure, cone_entropy_ball,
                                            cone_entropy_derivative_ball)

@@ -3,16 +3,16 @@ r"""Poles of the 3-D objectives: the zeros of H(V_i,V_j,C) inside a swept range,
 DISR divides by the mixed joint entropy H(V_i,V_j,C), which can vanish inside the range (Scenario
 I: H(X,Z,C) = 2 ln(2 delta) + k/2, zero at delta = e^(-k/4)/2). Its objective is then +inf, -inf
 or indeterminate at that point and changes sign through infinity across it. The atlas takes such
-points as *special points* (:func:`fstheory.orderings.atlas.atlas`): found exactly, evaluated
+points as *special points* (:func:`fstheory.atlas.sweep.atlas`): found exactly, evaluated
 exactly, and the regions on both sides located as usual; the certificate
-(:meth:`fstheory.orderings.atlas_certify.Certifier.run`) refuses a row where such a zero is not
+(:meth:`fstheory.atlas.certificate.certify.Certifier.run`) refuses a row where such a zero is not
 a special point.
 
 Where the zeros come from: the certificate's joint leaves
-(:class:`~fstheory.orderings.atlas_joint.JointLeaves`), built from the structure derived once
-with the parameter symbolic (:class:`~fstheory.scenarios.derive_joint.ParametricStructure`), give
+(:class:`~fstheory.atlas.certificate.joint.JointLeaves`), built from the structure derived once
+with the parameter symbolic (:class:`~fstheory.engine.derive_joint.ParametricStructure`), give
 H(V_i,V_j,C) as one closed form in the parameter t when every term has one
-(:meth:`~fstheory.orderings.atlas_joint.JointLeaves.closed_form`). Its zeros in the open range are
+(:meth:`~fstheory.atlas.certificate.joint.JointLeaves.closed_form`). Its zeros in the open range are
 solved by sympy's ``solveset``; a root is kept only when the form is exactly 0 at it (a root that
 sympy returns as a float, or a set it cannot list, leaves that quantity *unsolved*: the sweep
 then locates the change through infinity as a pole and the certificate cannot prove the cells
@@ -26,8 +26,8 @@ there, exact (H(X,Z,C) is exactly 0).
 
 Examples
 --------
->>> from fstheory.orderings.atlas import AtlasSpec, _sweep
->>> from fstheory.orderings.atlas_certify import _certifier
+>>> from fstheory.atlas.sweep import AtlasSpec, _sweep
+>>> from fstheory.atlas.certificate.certify import _certifier
 >>> spec = AtlasSpec(scenario="uniform", method="disr", parameter="k", lo="0", hi="1",
 ...                  fixed=(("delta", "9/20"),))
 >>> poles = divisor_zeros(_certifier(_sweep(spec)))
@@ -42,13 +42,13 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from fstheory.orderings.atlas_enclose import NoEnclosure
-from fstheory.orderings.atlas_interval import SYM_INF
-from fstheory.orderings.atlas_values import as_exact
+from fstheory.atlas.certificate.enclose import NoEnclosure
+from fstheory.atlas.certificate.interval import SYM_INF
+from fstheory.atlas.values import as_exact
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
-from fstheory.scenarios.evaluate_joint import pair_label
-from fstheory.theory.values import JointValues
+from fstheory.engine.evaluate_joint import pair_label
+from fstheory.engine.values import JointValues
 
 __all__ = ["Poles", "divisor_zeros", "joint_values_at"]
 
@@ -69,7 +69,7 @@ NONE = Poles({}, ())
 
 
 def divisor_zeros(cert) -> Poles:
-    """The :class:`Poles` of ``cert``'s row (a :class:`~fstheory.orderings.atlas_certify.Certifier`);
+    """The :class:`Poles` of ``cert``'s row (a :class:`~fstheory.atlas.certificate.certify.Certifier`);
     none when its objective does not read H(V_i,V_j,C). Raises NoEnclosure when the joint leaves
     cannot be built (then no zero is known exactly). The zeros do not depend on the row: kept on
     ``cert``, which is shared by the rows over the same values."""

@@ -10,7 +10,7 @@ For each quantity, in this order:
    threshold, symmetric laws -- checked with the numbers), or jointly normal uncorrelated linear
    forms, give MI(C, V) = 0; a class that is a function of V gives MI(C, V) = H(C); a Jacobian of
    rank 1 between two non-constant features gives MI = +inf.
-2. **Closed forms** of the derivation (:mod:`fstheory.scenarios.derive`), evaluated exactly where
+2. **Closed forms** of the derivation (:mod:`fstheory.engine.derive`), evaluated exactly where
    possible (sympy, with one-sided limits at the ends of a parameter's range) and then with
    mpmath at ``digits + GUARD_DIGITS`` significant digits.
 3. **The numerical route** (:mod:`fstheory.theory.numeric`). A value it cannot compute to the
@@ -41,13 +41,13 @@ import mpmath
 import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
-from fstheory.scenarios.derive import Derivation, derive
-from fstheory.scenarios.evaluate_joint import joint_source
+from fstheory.engine.derive import Derivation, derive
+from fstheory.engine.evaluate_joint import joint_source
 from fstheory.theory import numeric, structure
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
-from fstheory.theory.values import ScenarioValues
+from fstheory.engine.values import ScenarioValues
 
 __all__ = ["evaluate", "PointQuantities", "limit_directions", "not_computed"]
 

@@ -1,5 +1,5 @@
 r"""Rigorous enclosures of a scenario's inputs over a cell of the swept parameter: the leaves of
-the atlas certificate's interval world (:mod:`fstheory.orderings.atlas_interval`).
+the atlas certificate's interval world (:mod:`fstheory.atlas.certificate.interval`).
 
 Every quantity (h(V_i), MI(C, V_i), MI(V_i, V_j)) of a sweep becomes a *leaf*, one per distinct
 function of the swept parameter t (MI(C, X) and MI(C, 3X+1) share one), enclosed over a
@@ -10,7 +10,7 @@ structure
 constants
     closed forms without t: evaluated as arb balls (:func:`arb_of`, integrals over finite ranges
     by ``acb.integral``, the integrals of MI(Y^2, X-Y) in Scenarios II and III, singular at an end
-    or over the half line, with the proved end bounds of :mod:`fstheory.orderings.atlas_constants`);
+    or over the half line, with the proved end bounds of :mod:`fstheory.atlas.certificate.constants`);
     the skew-normal expectations by :func:`skew_normal_mi_ball`.
 :class:`GenericLeaf`
     an elementary closed form in t (entropies over delta or sigma; ln 2 - k/2): the expression
@@ -61,8 +61,8 @@ import mpmath
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.orderings.atlas_interval import IX
-from fstheory.orderings.atlas_values import man_exp
+from fstheory.atlas.certificate.interval import IX
+from fstheory.atlas.values import man_exp
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
@@ -199,7 +199,7 @@ def _compile(e: sp.Expr, env: dict, analytic: bool = False):
 def _integral(e: sp.Integral, env: dict) -> arb:
     if len(e.limits) != 1 or len(e.limits[0]) != 3:
         raise NoEnclosure("only one-dimensional definite integrals")
-    from fstheory.orderings.atlas_constants import special_integral_ball
+    from fstheory.atlas.certificate.constants import special_integral_ball
 
     special = special_integral_ball(e)
     if special is not None:  # an integrand arb cannot evaluate at an end: proved end bounds

@@ -46,7 +46,7 @@ cut) and is integrated by ``acb.integral`` over [0, R]. For the tail, 0 <= log(1
 
 Examples
 --------
->>> from fstheory.orderings.atlas_enclose import working_precision
+>>> from fstheory.atlas.certificate.enclose import working_precision
 >>> with working_precision(120):
 ...     b = laplace_integral_ball()
 >>> b.rad() < 1e-30
@@ -102,7 +102,7 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
     """A ball containing one of the three integrals of :data:`NORMAL_INTEGRALS` (at the current
     arb precision): ``acb.integral`` away from the ends where x = 0, plus [0, 32 eps^3] for each
     sliver of width eps (module docstring)."""
-    from fstheory.orderings.atlas_enclose import NoEnclosure, _compile
+    from fstheory.atlas.certificate.enclose import NoEnclosure, _compile
 
     var, a, b = integral.limits[0]
     eps = arb(2) ** -SLIVER_BITS
@@ -137,7 +137,7 @@ def _atan(w: acb, analytic: bool) -> acb:
 def laplace_integral_ball() -> arb:
     """A ball containing :data:`LAPLACE_INTEGRAL` (at the current arb precision): the rewritten
     integrand over [0, R] by ``acb.integral`` plus the tail's bound (module docstring)."""
-    from fstheory.orderings.atlas_enclose import NoEnclosure
+    from fstheory.atlas.certificate.enclose import NoEnclosure
 
     c = 1 + 2 * arb(2).log()
     pi = arb.pi()

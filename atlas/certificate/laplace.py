@@ -64,11 +64,11 @@ import mpmath
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.orderings.atlas_enclose import (Cell, CellMemoLeaf, ConstLeaf, NoEnclosure, _end,
+from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, ConstLeaf, NoEnclosure, _end,
                                               _hull, _monotone_ix, _mpf_down, _mpf_up,
                                               _PointMemo, arb_of, to_ix, working_precision)
-from fstheory.orderings.atlas_interval import IX
-from fstheory.orderings.atlas_values import as_exact
+from fstheory.atlas.certificate.interval import IX
+from fstheory.atlas.values import as_exact
 
 __all__ = ["WHICH", "class_mi_ball", "class_mi_derivative_ball", "class_mi_expression",
            "LaplaceClassLeaf", "recognise", "laplace_leaf"]

@@ -1,9 +1,9 @@
 """Evaluate the joint quantities of a bound scenario: H(C), MI(C; {V_i, V_j}), MI(C; V_i | V_j),
 MI(V_i; V_j | C) and H(V_i, V_j, C), each an extended real with how it was obtained.
 
-The derivations are those of :mod:`fstheory.scenarios.derive_joint`; values come from the
+The derivations are those of :mod:`fstheory.engine.derive_joint`; values come from the
 structure (exact 0, +inf, -inf, H(C)), from the single-feature values of
-:func:`fstheory.scenarios.evaluate.evaluate` (the same extended reals, so sets that reduce to one
+:func:`fstheory.engine.evaluate.evaluate` (the same extended reals, so sets that reduce to one
 feature tie exactly with it), from closed forms (evaluated with mpmath at ``digits +
 GUARD_DIGITS``), from the identities, from the integral over directions of
 :mod:`fstheory.theory.two_point_fibre` (two-point fibres whose points have unequal densities),
@@ -15,7 +15,7 @@ the form ``"<quantity> not computed: <why>"``, and everything derived from it sa
 Examples
 --------
 >>> from fstheory.scenarios.registry import get_scenario
->>> from fstheory.scenarios.evaluate import evaluate
+>>> from fstheory.engine.evaluate import evaluate
 >>> v = evaluate(get_scenario("uniform").bind(k="0.2"), digits=12)
 >>> v.h_c().text(12), v.mi_c_pair(0, 6).text(12), v.mi_c_pair(0, 2).text(12)
 ('0.693147180560', '0.693147180560', '0.623832462504')
@@ -33,14 +33,14 @@ import mpmath
 from flint import arb
 
 from fstheory.scenarios.declaration import BoundScenario
-from fstheory.scenarios.derive_joint import joint_structure
+from fstheory.engine.derive_joint import joint_structure
 from fstheory.theory import numeric
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.cone_enclosure import cone_entropy_at
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
 from fstheory.theory.quadrature import flint_precision, to_mpf
 from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
-from fstheory.theory.values import JointValues, ScenarioValues
+from fstheory.engine.values import JointValues, ScenarioValues
 
 __all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed", "pair_label",
            "SetValues"]
@@ -139,7 +139,7 @@ class _LazyRow:
 
 class LazyJointValues:
     """The joint quantities of ``bound`` with the attribute interface of
-    :class:`~fstheory.theory.values.JointValues` (``h_class``, ``mi_class_pair[i][j]``, ...),
+    :class:`~fstheory.engine.values.JointValues` (``h_class``, ``mi_class_pair[i][j]``, ...),
     each entry computed on first use and kept: an ordering reads only the pairs it compares, so
     the numerical-route pairs it never reads are never computed (what the atlas needs at each
     point of a sweep). Entries equal those of :func:`evaluate_joint` (which is built from them).
@@ -154,7 +154,7 @@ class LazyJointValues:
     def __init__(self, bound: BoundScenario, digits: int = 30,
                  values: ScenarioValues | None = None, sweep: bool = False):
         if values is None:
-            from fstheory.scenarios.evaluate import evaluate
+            from fstheory.engine.evaluate import evaluate
 
             values = evaluate(bound, digits)
         self.bound, self.digits, self.values = bound, digits, values
@@ -228,7 +228,7 @@ class LazyJointValues:
 
 class SetValues:
     """MI(C; V_S) for any set S of ``bound``'s features (and H(C)), at ``digits`` significant
-    digits, from the derivations of :func:`fstheory.scenarios.derive_joint.joint_structure`;
+    digits, from the derivations of :func:`fstheory.engine.derive_joint.joint_structure`;
     values are kept. ``sweep``: the caller evaluates the same scenario at many values of its
     parameters (the atlas), so the integrals over directions are taken from models of their
     weight kept between points (:func:`_cone_value`).
@@ -242,7 +242,7 @@ class SetValues:
     def __init__(self, bound: BoundScenario, digits: int = 30, values: ScenarioValues | None = None,
                  sweep: bool = False):
         if values is None:
-            from fstheory.scenarios.evaluate import evaluate
+            from fstheory.engine.evaluate import evaluate
 
             values = evaluate(bound, digits)
         self.bound, self.digits, self.values = bound, digits, values
@@ -348,7 +348,7 @@ def _joint_entropy_value(d, i, j, values, hc, pair_ij) -> tuple[ExtendedReal, st
 
 @dataclass(frozen=True)
 class JointSource:
-    """What :func:`fstheory.scenarios.evaluate.evaluate` attaches to its values: called with the
+    """What :func:`fstheory.engine.evaluate.evaluate` attaches to its values: called with the
     values, it computes their joint quantities (on first use; a plain object, so values stay
     picklable)."""
 

@@ -3,7 +3,7 @@ byte-identically on regeneration (fixed metadata, no timestamps, Agg backend, De
 
 Each column of the map is drawn as a vertical strip coloured by the ordering of each region of
 its partition; regions whose first features form a relevance-optimal set of their column
-(:meth:`~fstheory.orderings.atlas_map.PhaseMap.region_optimal`) are hatched, and the legend says
+(:meth:`~fstheory.atlas.phase_map.PhaseMap.region_optimal`) are hatched, and the legend says
 so; the boundary curves (located breakpoints joined across columns) are drawn as black lines.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import mpmath
 
-from fstheory.orderings.atlas_map import PhaseMap
+from fstheory.atlas.phase_map import PhaseMap
 
 __all__ = ["write_map", "write_atomic"]
 
