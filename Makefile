@@ -26,7 +26,8 @@ install: $(STAMP)
 # 2 worker processes (CI has 2 cores); tests/conftest.py keeps each module, and the modules
 # sharing the reports' cached values, in one worker.
 test: $(STAMP)
-	$(PY) -m pytest tests -n 2 --dist loadfile
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest tests -n 2 --dist loadfile --durations=15
 
 reproduce-tables: $(STAMP)
 	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2

@@ -728,7 +728,7 @@ def _special_cause(sw: _Sweep, s, left_pt, right_pt) -> str:
     sides = [sw.values(p) for p in (left_pt, right_pt) if p is not None]
     parts = []
     for q in sw.pv.varying:
-        getter = lambda v: {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])  # noqa: E731
+        getter = lambda v, q=q: {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])  # noqa: E731
         k_at = _kind(getter(at))
         k_sides = {_kind(getter(v)) for v in sides}
         if k_sides == {k_at}:

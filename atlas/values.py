@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -123,7 +122,7 @@ class _Compiled:
             a = -mpmath.inf if lo == -sp.oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps))
             b = mpmath.inf if hi == sp.oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps))
             pts = [a, mpmath.mpf(0), b] if (a == -mpmath.inf and b == mpmath.inf) else [a, b]
-            vals.append(mpmath.quad(lambda u: body(u, t), pts))
+            vals.append(mpmath.quad(lambda u, body=body: body(u, t), pts))
         return mpmath.mpf(self.outer(t, *vals))
 
 

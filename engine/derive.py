@@ -132,13 +132,13 @@ def _derive(scenario: Scenario) -> ScenarioDerivation:
     laws = dict(scenario.base)
     exprs = [f.expr for f in scenario.features]
     n = len(exprs)
-    entropy = tuple(_budgeted(lambda: _derive_entropy(e, laws), f"the law of {e}") for e in exprs)
-    mi_class = tuple(_budgeted(lambda: _derive_mi_class(e, scenario, laws), f"MI(C, {e})")
+    entropy = tuple(_budgeted(lambda e=e: _derive_entropy(e, laws), f"the law of {e}") for e in exprs)
+    mi_class = tuple(_budgeted(lambda e=e: _derive_mi_class(e, scenario, laws), f"MI(C, {e})")
                      for e in exprs)
     matrix = [[None] * n for _ in range(n)]
     for i in range(n):
         matrix[i][i] = Derivation("structure", sp.oo, "a feature with itself")
         for j in range(i + 1, n):
             matrix[i][j] = matrix[j][i] = _budgeted(
-                lambda: _derive_pair(exprs[i], exprs[j], laws), f"MI({exprs[i]}, {exprs[j]})")
+                lambda i=i, j=j: _derive_pair(exprs[i], exprs[j], laws), f"MI({exprs[i]}, {exprs[j]})")
     return ScenarioDerivation(scenario, entropy, mi_class, tuple(map(tuple, matrix)))

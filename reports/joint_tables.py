@@ -34,7 +34,7 @@ def joint_table(scenario, digits: int, ks=K_VALUES) -> dict:
         jv = v.joint_values()
         n = v.n_features
         matrices, short, why = {}, {}, {}
-        for key, attr, title in JOINT_MATRICES:
+        for key, attr, _title in JOINT_MATRICES:
             m = getattr(jv, attr)
             matrices[key] = [[x.text(digits) for x in row] for row in m]
             short[key] = [[fixed(x, 4) for x in row] for row in m]

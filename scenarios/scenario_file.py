@@ -668,7 +668,7 @@ def _features(value: Any, r: _Reader, params: dict, variables: dict) -> tuple[Fe
         raise r.error(("features",), f"too many features ({len(value)}, at most {MAX_ITEMS})")
     declared = set(params) | set(variables)
     labels = []
-    for i, spec in enumerate(value):
+    for spec in value:
         label = spec.get("label", spec.get("expr"))
         labels.append(re.sub(r"\s+", "", label) if isinstance(label, str) else None)
     other = (

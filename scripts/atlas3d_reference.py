@@ -82,16 +82,17 @@ def sympy_derivations():
 def quadrature_checks():
     """The closed forms against mpmath quadrature of their defining integrals (no antiderivative)."""
     mpmath.mp.dps = 40
-    hb = lambda p: 0 if p <= 0 or p >= 1 else -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)
+    def hb(p):
+        return 0 if p <= 0 or p >= 1 else -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)
     worst = mpmath.mpf(0)
     for kk in ("0.05", "0.3", "0.61", "0.95"):
         kv = mpmath.mpf(kk)
         ln2 = mpmath.log(2)
         quad = {
-            S.MI_X: ln2 - mpmath.quad(lambda u: hb((1 + u / kv) / 2), [-kv, 0, kv]) / 2,
-            S.MI_Y: ln2 - mpmath.quad(lambda w: hb((1 + kv * w) / 2), [-1, 0, 1]) / 2,
+            S.MI_X: ln2 - mpmath.quad(lambda u, kv=kv: hb((1 + u / kv) / 2), [-kv, 0, kv]) / 2,
+            S.MI_Y: ln2 - mpmath.quad(lambda w, kv=kv: hb((1 + kv * w) / 2), [-1, 0, 1]) / 2,
             S.MI_D: ln2 - 2 * mpmath.quad(
-                lambda t: (2 - t) / 4 * hb((1 - t * kv / (1 + kv)) / (2 - t)), [0, 1 + kv]),
+                lambda t, kv=kv: (2 - t) / 4 * hb((1 - t * kv / (1 + kv)) / (2 - t)), [0, 1 + kv]),
         }
         for expr, q in quad.items():
             worst = max(worst, abs(S._compiled(expr)(kv) - q))
@@ -197,7 +198,8 @@ def text(x):
 
 
 def row_json(row, found, regions, ends):
-    labels = lambda o: [S.LABELS[i] for i in o]
+    def labels(o):
+        return [S.LABELS[i] for i in o]
     return {
         "method": row[0], "reading": row[1],
         "breakpoints": [{"at": text(r), "step": s, "between": [S.LABELS[a], S.LABELS[b]],

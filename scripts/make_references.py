@@ -78,7 +78,7 @@ def compute(case) -> dict:
     t0 = time.time()
     with mpmath.workdps(DPS):
         route = NumericRoute(bound.laws(), bound.class_rule())
-        for i, d in enumerate(der.entropy):
+        for i in range(len(der.entropy)):
             out["entropy"][str(i + 1)] = _entry(route.entropy(exprs[i]))
         for i, d in enumerate(der.mi_class):
             # every quantity that involves the class variables, structural zeros included

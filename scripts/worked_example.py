@@ -63,11 +63,11 @@ def build() -> str:
         "print(sel.explain())",
         "```",
         "",
-        f"Accuracy: 5-fold stratified cross-validation (shuffled, seed 0) of "
-        f"`make_pipeline(MIFeatureSelector(...), StandardScaler(), LogisticRegression(max_iter=2000))`, "
-        f"the selector refitted on each training fold; mean ± standard deviation over the folds. "
-        f"\"Indeterminate\" counts, over the steps of the fit on all the data, the candidates whose "
-        f"objective was indeterminate (never chosen), by form.",
+        "Accuracy: 5-fold stratified cross-validation (shuffled, seed 0) of "
+        "`make_pipeline(MIFeatureSelector(...), StandardScaler(), LogisticRegression(max_iter=2000))`, "
+        "the selector refitted on each training fold; mean ± standard deviation over the folds. "
+        "\"Indeterminate\" counts, over the steps of the fit on all the data, the candidates whose "
+        "objective was indeterminate (never chosen), by form.",
         "",
         "| method | selected pixels, in order | indeterminate candidates | CV accuracy |",
         "|---|---|---|---:|",

@@ -44,7 +44,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real

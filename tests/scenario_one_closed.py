@@ -123,7 +123,7 @@ _MI_FEAT = {  # MI(Vi,Vj) of distinct canonical features, when not 0
 }
 
 
-def entropies(delta=sp.Rational(1, 2)):
+def entropies(delta=_HALF):
     """h(Vi) for Unif(-delta, delta) base variables."""
     u, tri, sq = sp.log(2 * delta), _HALF + sp.log(2 * delta), sp.log(2 * delta**2) - 1
     return (u, sp.log(6 * delta), sq, tri, u, sq, u, sq, u, tri)
@@ -174,7 +174,7 @@ class Closed:
     h_pair_c: tuple
 
 
-def closed_forms(delta=sp.Rational(1, 2), at=None) -> Closed:
+def closed_forms(delta=_HALF, at=None) -> Closed:
     """Every input in k (``at`` None), or exactly at k = 0 or 1."""
     b = base_forms(at)
     h = entropies(delta)

@@ -77,7 +77,7 @@ def test_beta_breakpoints_are_exact_ratios():
             prefix = left.order[: b.step - 1]
             i, j = (labels.index(x) for x in b.between)
 
-            def parts(c):
+            def parts(c, prefix=prefix):
                 red = sum((v.mi(c, s).value for s in prefix), mpmath.mpf(0))
                 return v.mi_c(c).value, red
 

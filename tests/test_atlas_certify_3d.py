@@ -133,7 +133,7 @@ def test_closed_form_leaf_of_a_vanishing_divisor(cert):
 def test_joint_enclosures_contain_the_closed_forms(cert, lo, hi):
     # every H(Vi,Vj,C) and MI(C;Vi|Vj) enclosure over a cell contains the closed-form values at
     # five points of it
-    joint = cert.joint()
+    cert.joint()
     a, b = mpmath.mpf(lo), mpmath.mpf(hi)
     cell = Cell(a, b)
     with mpmath.workdps(40):

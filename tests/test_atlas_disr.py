@@ -56,7 +56,7 @@ def _hb_phi(w):
 
 def _mi_class_x(k):
     """MI(C_k, X) of Scenario II by quadrature: ln 2 - E[H_b(Phi(X/k))], after x = k w."""
-    return mpmath.log(2) - 2 * k * mpmath.quad(lambda w: mpmath.npdf(k * w) * _hb_phi(w),
+    return mpmath.log(2) - 2 * k * mpmath.quad(lambda w, k=k: mpmath.npdf(k * w) * _hb_phi(w),
                                                [0, 1, 4, 10, mpmath.inf])
 
 
@@ -103,9 +103,9 @@ def test_scenario_two_second_route_y2_beats_z2():
         for k in (mpmath.mpf("1e-30"), mpmath.mpf("1e-8"), mpmath.mpf("0.001"),
                   mpmath.mpf("0.01")):
             p_over_k = 2 * mpmath.quad(
-                lambda y: mpmath.npdf(y) * (2 * mpmath.ncdf(k * y) - 1) / k, [0, 4, mpmath.inf])
+                lambda y, k=k: mpmath.npdf(y) * (2 * mpmath.ncdf(k * y) - 1) / k, [0, 4, mpmath.inf])
             gap_y2 = mpmath.log(2) * p_over_k  # (ln 2 - MI(C;{Y^2,X})) / k
-            gap_x = 2 * mpmath.quad(lambda w: mpmath.npdf(k * w) * _hb_phi(w),
+            gap_x = 2 * mpmath.quad(lambda w, k=k: mpmath.npdf(k * w) * _hb_phi(w),
                                     [0, 1, 4, 10, mpmath.inf])  # (ln 2 - MI(C;X)) / k
             assert gap_x - gap_y2 > mpmath.mpf("0.27"), k
 
@@ -115,7 +115,7 @@ def test_scenario_two_wrong_order_refuted(two):
     order[1], order[5] = order[5], order[1]  # Z^2 claimed before Y^2 at step 2
     cell = Cell(sp.Integer(0), sp.Rational(1, 100), True, False)
     # the claimed step 2 is not proved (Z^2 does not beat Y^2 anywhere on the cell) ...
-    z2, y2 = order[1], order[5]
+    _z2, y2 = order[1], order[5]
     with working_precision(two.bits), mpmath.workprec(two.bits):
         assert two.check_cell(cell, tuple(order), False, frozenset({(1, y2)})) == [(1, y2)]
     # ... and the claimed ordering is refuted on the cell (Y^2 proved above X-Y at step 3)

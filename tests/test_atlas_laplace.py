@@ -101,9 +101,9 @@ def test_conditional_probability_of_x_minus_y_by_quadrature():
             for d in (mpmath.mpf("-2.5"), mpmath.mpf("0.1"), mpmath.mpf(3)):
                 t = -d / (1 + k)
                 pts = sorted({t, -d, mpmath.mpf(0)})
-                num = mpmath.quad(lambda y: f(y) * f(y + d), [t] + [p for p in pts if p > t]
+                num = mpmath.quad(lambda y, d=d: f(y) * f(y + d), [t] + [p for p in pts if p > t]
                                   + [mpmath.inf])
-                den = mpmath.quad(lambda y: f(y) * f(y + d), [-mpmath.inf] + pts + [mpmath.inf])
+                den = mpmath.quad(lambda y, d=d: f(y) * f(y + d), [-mpmath.inf] + pts + [mpmath.inf])
                 assert abs(num / den - _p_xy(d, k)) < mpmath.mpf(10) ** -25
 
 
@@ -130,7 +130,7 @@ def test_mi_of_x_minus_y_by_monte_carlo():
 def test_derivative_enclosures_contain_the_quadrature_derivative(k):
     with mpmath.workdps(30):
         kk = mpmath.mpf(sp.Rational(k).p) / sp.Rational(k).q
-        ref = {w: mpmath.diff(lambda t: _quad_mi(w, t), kk) for w in ("X", "Y", "X-Y")}
+        ref = {w: mpmath.diff(lambda t, w=w: _quad_mi(w, t), kk) for w in ("X", "Y", "X-Y")}
     with working_precision(80):
         for w, r in ref.items():
             ball = class_mi_derivative_ball(w, arb_of(sp.Rational(k)))
@@ -182,7 +182,7 @@ def test_cell_enclosures_contain_the_values_inside(a, b, u):
         tt = mpmath.mpf(t.numerator) / t.denominator
         for w in ("X", "Y", "X-Y"):
             v = _quad_mi(w, tt)
-            dv = mpmath.diff(lambda s: _quad_mi(w, s), tt, direction=side)
+            dv = mpmath.diff(lambda s, w=w: _quad_mi(w, s), tt, direction=side)
             with working_precision(100), mpmath.workprec(100):
                 box = LaplaceClassLeaf(w).enclose(cell, True)
             assert box.lo - 1e-17 <= v <= box.hi + 1e-17, (w, a, b, t)

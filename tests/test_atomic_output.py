@@ -16,7 +16,7 @@ import pytest
 
 from fstheory.cli import main
 from fstheory.reports import atomic, render
-from fstheory.reports.atomic import STAGING_PREFIX, OutputError, staged_output
+from fstheory.reports.atomic import STAGING_PREFIX, staged_output
 
 GENERATED = ["README.md", "objective_table.md", "general_uniform.csv", "orderings_normal.json"]
 

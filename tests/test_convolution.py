@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
-from fstheory.theory.laws import Exponential, Laplace, Logistic, Normal, Uniform
+from fstheory.theory.laws import Exponential, Logistic, Normal
 from fstheory.theory.polyexp import INF, PolyExp, gauss_smooth
 from fstheory.theory.quadrature import certified, flint_precision, integrate, integrate_vector
 from fstheory.theory.univariate import Accuracy, linear_combination

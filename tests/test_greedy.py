@@ -122,7 +122,7 @@ def run_all(v, beta):
 @SETTINGS
 @given(scenario_values(min_n=2, max_n=5), st.sampled_from(BETAS))
 def test_greedy_invariants(v, beta):
-    for name, r in run_all(v, beta):
+    for _name, r in run_all(v, beta):
         order = r.order
         assert len(set(order)) == len(order)
         assert len(order) + (0 if r.stop is None else len(r.stop.candidates)) == v.n_features

@@ -28,7 +28,7 @@ PROMPT = "$ .venv/bin/fstheory "
 
 def _commands():
     out = []
-    for lang, body, before in BLOCKS:
+    for _lang, body, before in BLOCKS:
         lines = body.rstrip("\n").split("\n")
         starts = [i for i, line in enumerate(lines) if line.startswith("$ ")]
         for n, i in enumerate(starts):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-import numpy as np
 import pytest
 
 from fstheory.scenarios.scenario_file import parse_scenario_text, shipped_scenario_path

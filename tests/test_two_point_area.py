@@ -93,7 +93,7 @@ def _pieces(name):
 
 def _assert_cover(pieces, lo, hi):
     assert pieces[0][0] == lo and pieces[-1][1] == hi
-    for (a, b, _), (a2, _, _) in zip(pieces, pieces[1:]):
+    for (_a, b, _), (a2, _, _) in zip(pieces, pieces[1:]):
         assert b == a2
     assert all(bool(a < b) for a, b, _ in pieces)
 

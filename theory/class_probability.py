@@ -30,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import sympy as sp
-from flint import acb, arb
+from flint import arb
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball

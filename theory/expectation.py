@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, arb
+from flint import arb
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball

@@ -129,9 +129,9 @@ def _piecewise_zeros(dg, x, lo, hi, kinks):
     for a, b in zip(ends, ends[1:]):
         mid = _midpoint(a, b)
         piece = dg.replace(lambda e: isinstance(e, sp.Abs),
-                           lambda e: sp.sign(e.args[0].subs(x, mid)) * e.args[0])
+                           lambda e, mid=mid: sp.sign(e.args[0].subs(x, mid)) * e.args[0])
         piece = piece.replace(lambda e: isinstance(e, sp.sign),
-                              lambda e: sp.sign(e.args[0].subs(x, mid)))
+                              lambda e, mid=mid: sp.sign(e.args[0].subs(x, mid)))
         zeros = sp.solveset(sp.Eq(piece, 0), x, sp.Interval.open(a, b))
         if not isinstance(zeros, sp.FiniteSet) and zeros is not sp.S.EmptySet:
             return sp.ConditionSet(x, sp.Eq(piece, 0), sp.Interval.open(a, b))
@@ -195,7 +195,7 @@ def _disjoint_images(g, x, ends) -> bool:
         lo, hi = sorted((va, vb), key=lambda v: float(v) if v.is_finite else (1e308 if v == sp.oo else -1e308))
         ranges.append((lo, hi))
     ranges.sort(key=lambda r: float(r[0]) if r[0].is_finite else -1e308)
-    for (a1, b1), (a2, b2) in zip(ranges, ranges[1:]):
+    for (_a1, b1), (a2, _b2) in zip(ranges, ranges[1:]):
         if not bool(b1 <= a2):
             return False
     return True

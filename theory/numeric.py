@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import contextlib
 
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -70,7 +69,6 @@ from fstheory.theory.coordinates import build, jacobian, partner_maps
 from fstheory.theory.expectation import (
     Fibre,
     Integrand,
-    box_of,
     expect,
     fibre_densities,
     support_cuts,

@@ -291,22 +291,6 @@ class PolyExp:
             out.append(Piece(-INF, first_lo, {(0, Fraction(0)): acc}))
         return PolyExp(out)
 
-    def sup_bound(self) -> arb:
-        """An upper bound of |f| (for densities: of the density), from the pieces' ends and a
-        coarse enclosure on each finite piece."""
-        best = arb(0)
-        for p in self.pieces:
-            lo = p.lo if p.lo != -INF else None
-            hi = p.hi if p.hi != INF else None
-            if lo is not None and hi is not None:
-                ball = arb((ball(lo) + ball(hi)) / 2, (ball(hi) - ball(lo)) / 2)
-                v = abs(p(ball)).upper()
-            else:  # an exponential tail: its largest value is at its finite end
-                end = lo if lo is not None else hi
-                v = abs(p(ball(end))).upper() if end is not None else arb("inf")
-            best = max(best, v) if best.is_finite() else best
-        return best
-
 
 def _prune(p: Piece) -> Terms:
     """Drop exact zeros, and terms that grow towards an infinite end of the piece: those are

@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 

@@ -68,8 +68,7 @@ import sympy as sp
 
 from fstheory.atlas.certificate.enclose import (Cell, ConstLeaf, GenericLeaf, NoEnclosure,
                                               SkewNormalLeaf, UniformClassLeaf, arb_of,
-                                              skew_normal_argument, skew_normal_mi_ball, to_ix,
-                                              working_precision)
+                                              skew_normal_argument, skew_normal_mi_ball, working_precision)
 from fstheory.atlas.certificate.interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
                                                evaluate_expr)
 from fstheory.atlas.certificate.joint import JointLeaves
@@ -901,7 +900,7 @@ class Certifier:
         bounds = [("s", s, s) for s in special] + [("b", x0, x1) for x0, x1, _ in brackets]
         bounds.sort(key=lambda t: (float(t[1]), 0 if t[0] == "s" else 1))
         out = []
-        for kind, a, b in bounds:
+        for kind, a, _b in bounds:
             if kind == "s":
                 out.append((Cell(a, a), self._region_at(result, a, point=True)))
         for (k0, _, r0), (k1, l1, _) in zip(bounds, bounds[1:]):
@@ -1003,7 +1002,7 @@ class Certifier:
         failures = []
         with mpmath.workprec(self.bits):
             limit = mpmath.mpf(10) ** -self.digits
-            for x0, x1, b in brackets:
+            for x0, x1, _b in brackets:
                 if x1 - x0 >= limit * max(abs(x0), abs(x1)):
                     failures.append(f"the certified bracket [{_text(x0)}, {_text(x1)}] is not "
                                     f"below 10^-{self.digits} relative")
