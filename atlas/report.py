@@ -54,13 +54,13 @@ COLUMNS = 41
 
 def method_rows() -> list[tuple[str, str | None]]:
     """Every registered 2-D method, with beta in 0, 0.4, 0.7, 1 for those that take it."""
-    return [(m, b) for m in method_names(2)
+    return [(m, b) for m in method_names(family="paper")
             for b in (BETAS if get_method(m).has_beta else (None,))]
 
 
 def rows_3d() -> list[tuple[str, str]]:
     """Every registered 3-D method with each of its distinct readings (12 rows)."""
-    return [(m, r) for m in method_names(3) for r, _ in get_method(m).distinct_readings()]
+    return [(m, r) for m in method_names(family="3d") for r, _ in get_method(m).distinct_readings()]
 
 
 def _groups_3d() -> list[list[tuple[str, str]]]:

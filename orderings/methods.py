@@ -76,6 +76,8 @@ from fractions import Fraction
 from typing import Callable, Mapping
 
 from fstheory.errors import UserInputError
+from fstheory.orderings import library_objectives as lib
+from fstheory.orderings.library_objectives import PER_STEP
 from fstheory.user_numbers import NumberTextError, parse_rational
 
 __all__ = [
@@ -83,9 +85,12 @@ __all__ = [
     "Reading",
     "Method",
     "METHODS",
+    "FAMILIES",
     "method_names",
     "get_method",
     "parse_beta",
+    "parse_coefficient",
+    "PER_STEP",
     "READINGS",
     "ZERO_BETA",
 ]
@@ -93,34 +98,55 @@ __all__ = [
 READINGS = ("table", "text")
 ZERO_BETA = ("explicit", "drop")
 
+#: The registry's groups, in registry order: the paper's eight two-dimensional methods, the six
+#: three-dimensional ones (the paper's future work), and those that FEAST and praznik add.
+FAMILIES = ("paper", "3d", "libraries")
+
 
 class MethodError(UserInputError):
     """Bad method input: unknown method, beta outside [0, 1], beta where none is taken, ..."""
 
 
-def parse_beta(beta, method: str = "the method") -> Fraction:
+def parse_coefficient(x, name: str, method: str, per_step: bool):
+    """A coefficient of the beta-gamma family: a number in [0, 1] (as :func:`parse_beta`) or,
+    when ``per_step``, the text '1/|S|' (:data:`PER_STEP`)."""
+    if per_step and (x is PER_STEP or (isinstance(x, str) and x.strip().replace(" ", "") in (
+            "1/|S|", "1/|s|"))):
+        return PER_STEP
+    what = "a number in [0, 1] or 1/|S|" if per_step else "a number in [0, 1]"
+    if isinstance(x, bool) or x is None:
+        raise MethodError(f"parameter '{name}' of {method} must be {what} (got {x!r})")
+    try:
+        return parse_beta(x, method, name)
+    except MethodError as exc:
+        if per_step and "must be a number" in str(exc):
+            raise MethodError(f"parameter '{name}' of {method} must be {what} (got {x!r})") from None
+        raise
+
+
+def parse_beta(beta, method: str = "the method", name: str = "beta") -> Fraction:
     """beta as an exact fraction in [0, 1] ('0.4' -> 2/5; floats read through their repr)."""
     if isinstance(beta, bool) or beta is None:
-        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
+        raise MethodError(f"parameter '{name}' of {method} must be a number in [0, 1] (got {beta!r})")
     try:
         if isinstance(beta, float):
             if not math.isfinite(beta):
                 raise ValueError
             value = Fraction(repr(beta))
         elif isinstance(beta, str):
-            value = parse_rational(beta, "beta")  # limits on the exponent, ASCII digits
+            value = parse_rational(beta, name)  # limits on the exponent, ASCII digits
         else:
             value = Fraction(beta)
     except NumberTextError as exc:
         if not exc.malformed:  # out of the limits, or non-ASCII digits: say which
-            raise MethodError(f"{exc} (beta of {method} is a number in [0, 1])") from None
+            raise MethodError(f"{exc} ({name} of {method} is a number in [0, 1])") from None
         value = None
     except (ValueError, TypeError, ZeroDivisionError):
         value = None
     if value is None:
-        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
+        raise MethodError(f"parameter '{name}' of {method} must be a number in [0, 1] (got {beta!r})")
     if not 0 <= value <= 1:
-        raise MethodError(f"parameter 'beta' of {method} must be in [0, 1] (got {beta})")
+        raise MethodError(f"parameter '{name}' of {method} must be in [0, 1] (got {beta})")
     return value
 
 
@@ -304,9 +330,15 @@ class Method:
 
     ``readings`` maps a reading's name to a :class:`Reading`. The paper's two-dimensional
     methods have "table" and "text"; for those the table and the text write alike both keys
-    hold the same object. The three-dimensional methods (``dimension == 3``) have "original"
-    (the default) and named rewrites ("unified", "interaction", "fleuret"). A method has
-    :attr:`readings_differ` when it has more than one distinct reading.
+    hold the same object. The three-dimensional methods and those of the libraries have
+    "original" (the default) and named rewrites ("unified", "interaction", "fleuret", "feast").
+    A method has :attr:`readings_differ` when it has more than one distinct reading.
+
+    ``family`` is one of :data:`FAMILIES`. ``dimension`` is the number of variables (features
+    and the class) of the largest quantity the objective reads: 2 (h, MI(C, V), MI(V_i, V_j)),
+    3 (MI(C;{V_i,V_j}), MI(V_i;V_j|C), H(V_i,V_j,C)), 4 (JMI3's MI(C;{V_i,V_u,V_w})), or None
+    when it grows with the selected set (CMI reads MI(C; V_S) for S and S + {V_i}).
+    ``has_gamma``: the method takes beta and gamma (beta-gamma), each in [0, 1] or 1/|S|.
     """
 
     key: str
@@ -317,11 +349,19 @@ class Method:
     default_reading: str = "table"
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
-    dimension: int = 2
+    dimension: int | None = 2
+    family: str = "paper"
+    has_gamma: bool = False
 
     @property
     def readings_differ(self) -> bool:
         return len({id(r) for r in self.readings.values()}) > 1
+
+    @property
+    def reads_joint(self) -> bool:
+        """Whether the objective reads quantities with the class and more than one feature
+        (the engine's joint values, computed on first use)."""
+        return self.dimension is None or self.dimension >= 3
 
     def distinct_readings(self) -> list[tuple[str, Reading]]:
         """(name, reading) for each distinct reading, in registry order."""
@@ -332,19 +372,23 @@ class Method:
                 out.append((name, r))
         return out
 
-    def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit"):
-        """Validate options; return ``(beta as Fraction or None, reading, zero_beta)``."""
+    def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit",
+              gamma=None):
+        """Validate options; return ``(beta, reading, zero_beta)``, beta a Fraction, None, or
+        :data:`PER_STEP` (beta-gamma's 1/|S|). ``gamma`` is checked too (beta-gamma requires
+        it, the others refuse it); :meth:`gamma_value` gives it parsed."""
         if self.has_beta:
             if beta is None:
                 raise MethodError(
-                    f"parameter 'beta' is required for {self.display} (a number in [0, 1])"
-                )
-            beta = parse_beta(beta, self.display)
+                    f"parameter 'beta' is required for {self.display} (a number in [0, 1]"
+                    + (" or 1/|S|)" if self.has_gamma else ")"))
+            beta = parse_coefficient(beta, "beta", self.display, self.has_gamma)
         elif beta is not None:
             raise MethodError(
                 f"parameter 'beta' is not accepted by {self.display} "
-                f"(only mifs and mifs-u take beta, in [0, 1])"
+                f"(only {_takers('has_beta')} take beta, in [0, 1])"
             )
+        self.gamma_value(gamma)
         reading = self.default_reading if reading is None else reading
         if reading not in self.readings:
             raise MethodError(
@@ -356,35 +400,64 @@ class Method:
             )
         return beta, reading, zero_beta
 
+    def gamma_value(self, gamma):
+        """gamma parsed (a Fraction in [0, 1] or :data:`PER_STEP`) for beta-gamma; None for the
+        other methods, which refuse a gamma."""
+        if self.has_gamma:
+            if gamma is None:
+                raise MethodError(f"parameter 'gamma' is required for {self.display} (a number "
+                                  "in [0, 1] or 1/|S|)")
+            return parse_coefficient(gamma, "gamma", self.display, True)
+        if gamma is not None:
+            raise MethodError(f"parameter 'gamma' is not accepted by {self.display} "
+                              f"(only {_takers('has_gamma')} takes gamma)")
+        return None
+
     def objective(self, ops, v, i, S, beta=None, *, reading: str | None = None,
-                  zero_beta: str = "explicit"):
+                  zero_beta: str = "explicit", gamma=None):
         """The objective of candidate ``i`` given the selected ``S`` (|S| >= 1).
 
-        Same call in both worlds (see :mod:`fstheory.orderings.arithmetic`): ``ops`` is ``EXACT_OPS`` or
-        ``FLOAT_OPS``; ``beta`` must be given (in [0, 1]) for mifs and mifs-u and only for them.
+        Same call in every world (see :mod:`fstheory.orderings.arithmetic`): ``ops`` is
+        ``EXACT_OPS``, ``FLOAT_OPS`` or an interval arithmetic; ``beta`` must be given for the
+        methods that take it (mifs, mifs-u, beta-gamma) and only for them, ``gamma`` for
+        beta-gamma only.
         """
-        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta, gamma)
         if len(S) == 0:
             raise MethodError("the objective needs at least one selected feature (S is empty)")
         with ops.quiet():
+            fn = self.readings[reading].fn
+            if self.has_gamma:
+                return fn(ops, v, i, S, beta, self.gamma_value(gamma), zero_beta)
             if self.has_beta and beta == 0 and zero_beta == "drop":
                 return v.mi_c(i)
-            return self.readings[reading].fn(ops, v, i, S, beta)
+            return fn(ops, v, i, S, beta)
 
-    def describe(self, beta=None, reading: str | None = None, zero_beta: str = "explicit") -> str:
+    def describe(self, beta=None, reading: str | None = None, zero_beta: str = "explicit",
+                 gamma=None) -> str:
         """'MIFS-U (beta=0.4, table reading)' style name for reports."""
-        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta, gamma)
         parts = []
         if self.has_beta:
             parts.append(f"beta={_show(beta)}")
-            if beta == 0:
-                parts.append(f"zero-beta {zero_beta}")
+        if self.has_gamma:
+            gamma = self.gamma_value(gamma)
+            parts.append(f"gamma={_show(gamma)}")
+        if (self.has_beta and beta == 0) or (self.has_gamma and gamma == 0):
+            parts.append(f"zero-beta {zero_beta}")
         if self.readings_differ:
             parts.append(f"{reading} reading")
         return f"{self.display} ({', '.join(parts)})" if parts else self.display
 
 
-def _show(f: Fraction) -> str:
+def _takers(attr: str) -> str:
+    names = [k for k, m in METHODS.items() if getattr(m, attr)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _show(f) -> str:
+    if f is PER_STEP:
+        return str(f)
     return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
 
 
@@ -613,7 +686,7 @@ def _named(original: dict, source: str, **others) -> dict[str, Reading]:
 
 def _register3(key, display, citation, readings, notes=""):
     _register(Method(key, display, citation, False, readings, default_reading="original",
-                     notes=notes, dimension=3))
+                     notes=notes, dimension=3, family="3d"))
 
 
 _register3("jmi", "JMI", "Yang and Moody 1999",
@@ -643,17 +716,76 @@ _register3("icap", "ICAP", "Jakulin 2005",
                   interaction=({**_ICAP_INTERACTION, "fn": _icap_interaction}, _INTERACTION)))
 
 
-def method_names(dimension: int | None = None) -> list[str]:
+# ----- the methods of FEAST and praznik (objectives in fstheory.orderings.library_objectives) ---------
+
+
+def _original(name: str, source: str, **others) -> dict[str, Reading]:
+    return _named(lib.SPECS[name], source,
+                  **{r: (lib.SPECS[f"{name}/{r}"], src) for r, src in others.items()})
+
+
+def _register_lib(key, display, citation, readings, dimension, notes="", has_beta=False,
+                  has_gamma=False, aliases=()):
+    _register(Method(key, display, citation, has_beta, readings, default_reading="original",
+                     notes=notes, aliases=aliases, dimension=dimension, family="libraries",
+                     has_gamma=has_gamma))
+
+
+_register_lib("mim", "MIM", "Lewis 1992",
+              _original("mim", "Lewis 1992 (mutual information maximisation); FEAST MIM.m, praznik "
+                        "MIM"), 2,
+              notes="The ranking by MI(C, Vi) alone: every step compares the same values.")
+_register_lib("cmi", "CMI", "Brown et al. 2012",
+              _original("cmi", "Brown et al. 2012 (the conditional mutual information criterion "
+                        "their framework approximates); FEAST CondMI.c, praznik CMI"), None,
+              notes="FEAST and praznik stop when the best score is 0 (FEAST returns -1 for the "
+              "remaining positions, praznik returns fewer features); the paper's greedy rules "
+              "used here keep selecting, ties to the lower index.")
+_register_lib("njmim", "NJMIM", "Bennasar et al. 2015",
+              _original("njmim", "Bennasar, Hicks and Setchi 2015 (normalised joint mutual "
+                        "information maximisation); praznik NJMIM"), 3,
+              notes="praznik stops when the best score is 0 (and reads 0/0 as NaN, never "
+              "chosen); the objective is the same.")
+_register_lib("jmi3", "JMI3", "Sechidis et al. 2019",
+              _original("jmi3", "Sechidis, Azzimonti, Pocock, Corani, Weatherall and Brown 2019 "
+                        "(JMI3.m of their code); praznik JMI3"), 4,
+              notes="At |S| = 1 the sum over pairs of S is empty: both implementations take "
+              "JMI's MI(C;{Vi,Vs}) for the second feature, and so does this one.")
+_register_lib("beta-gamma", "beta-gamma", "Brown et al. 2012",
+              _original("beta-gamma", "Brown 2009; Brown et al. 2012 (the space of linear "
+                        "criteria)", feast="FEAST BetaGamma.c: one bracket per selected feature"),
+              3, has_beta=True, has_gamma=True, aliases=("betagamma",),
+              notes="Named points (beta, gamma): MIM (0, 0), MIFS (beta, 0), mRMR (1/|S|, 0) "
+              "and CondRed (0, 1) with zero_beta='drop' (a zero coefficient's term left out; "
+              "with 'explicit' they agree where the dropped sum is finite); CIFE (1, 1) and JMI "
+              "(1/|S|, 1/|S|, JMI's unified reading; its original reading is |S| times this plus "
+              "sum_s MI(C,Vs), a constant of the step).")
+_register_lib("condred", "CondRed", "Brown et al. 2012",
+              _original("condred", "Brown 2009; Brown et al. 2012 (beta = 0, gamma = 1)",
+                        feast="FEAST CondRed = BetaGamma(0, 1): the term 0 * MI(Vi,Vs) is kept"),
+              3,
+              notes="The feast reading is 0*inf (indeterminate) for a functionally dependent "
+              "pair, where the original is +inf.")
+
+
+def method_names(dimension: int | None = None, family: str | None = None) -> list[str]:
     """Registry keys: the paper's eight two-dimensional methods (mifs, mifs-u, mrmr, mmifs-u,
-    micc, qmifs, nmifs, maxmifs), then the three-dimensional ones (jmi, cmim, jmim, cife, disr,
-    icap); ``dimension`` 2 or 3 keeps one group."""
-    return [k for k, m in METHODS.items() if dimension is None or m.dimension == dimension]
+    micc, qmifs, nmifs, maxmifs), the six three-dimensional ones (jmi, cmim, jmim, cife, disr,
+    icap), then those of FEAST and praznik (mim, cmi, njmim, jmi3, beta-gamma, condred);
+    ``dimension`` keeps the methods of that :attr:`Method.dimension`, ``family`` one of
+    :data:`FAMILIES`."""
+    return [k for k, m in METHODS.items()
+            if (dimension is None or m.dimension == dimension)
+            and (family is None or m.family == family)]
 
 
 def get_method(name) -> Method:
-    """Look a method up by name, case-insensitively ('MIFS-U', 'mifs-u', 'mMIFS-U' ...)."""
+    """Look a method up by name, case-insensitively ('MIFS-U', 'mifs-u', 'mMIFS-U' ...), or by
+    an alias ('betagamma')."""
     key = name.strip().lower() if isinstance(name, str) else None
     if key not in METHODS:
+        key = next((k for k, m in METHODS.items() if key in m.aliases), None)
+    if key is None:
         raise MethodError(
             f"parameter 'method' must be one of {', '.join(METHODS)} (got {name!r})"
         )

@@ -36,8 +36,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from fstheory.orderings.methods import METHODS
-from fstheory.orderings.objective_table import latex_table, markdown_table
+from fstheory.orderings.objective_table import default_methods, latex_table, markdown_table
 from fstheory.reports import first_set_tables as ft
 from fstheory.reports import general_tables as gt
 from fstheory.reports import joint_tables as jt
@@ -75,7 +74,7 @@ def resolve_scenarios(scenarios=None) -> list[Scenario]:
 
 def _objective_files(out: Path) -> list[Path]:
     rows = []
-    for m in METHODS.values():
+    for m in default_methods():
         for reading, r in m.distinct_readings():
             rows.append({"method": m.key, "display": m.display, "citation": m.citation,
                          "has_beta": m.has_beta, "reading": reading,

@@ -41,7 +41,7 @@ def test_decided_steps_hold_for_every_completion(drawn, data):
         if ij in unknown:
             filled[p] = data.draw(st.sampled_from(STEPS))
     complete = base.with_joint(joint_values(base, filled))
-    for name in method_names(3):
+    for name in method_names(family="3d"):
         for reading, _ in get_method(name).distinct_readings():
             r = select(v, name, reading=reading)
             c = select(complete, name, reading=reading)

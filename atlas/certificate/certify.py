@@ -103,7 +103,7 @@ def guarantee(spec, reason: str | None = None) -> dict:
                     f"10^-{spec.digits // 2} of a special point, is not resolved"),
         "grid": spec.grid,
     }
-    if get_method(spec.method).dimension == 3 and spec.digits > LOW_DIGITS:
+    if get_method(spec.method).reads_joint and spec.digits > LOW_DIGITS:
         out["summary"] += (f"; the orderings are first decided on {LOW_DIGITS}-digit joint "
                            "values, a step only where it holds for every input within 100 times "
                            "their stated error, term by term, and otherwise at the working "
@@ -122,9 +122,12 @@ def applicable(sweep) -> bool:
 def _why_not(sweep) -> str | None:
     if sweep.spec.scenario_file is not None:
         return "a scenario file: its inputs are not known to have enclosures"
+    if sweep.method.dimension is None or sweep.method.dimension > 3:
+        return (f"{sweep.method.display} reads MI(C; V_S) of sets of more than two features, "
+                "which have no leaves in the certificate")
     try:
         cert = _certifier(sweep)
-        if sweep.method.dimension == 3:
+        if sweep.method.reads_joint:
             cert.joint()
     except NoEnclosure as exc:
         return str(exc)
@@ -189,6 +192,22 @@ class _View:
 
     def h_pair_c(self, i, j):
         return self._derived(("hpair", min(i, j), max(i, j)))
+
+    def mi_c_set(self, T):
+        """MI(C; V_T) for one or two features (the pair leaves); larger sets have no leaves."""
+        T = tuple(sorted(set(T)))
+        if len(T) == 1:
+            return self.mi_c(T[0])
+        if len(T) == 2:
+            return self.mi_c_pair(*T)
+        raise NoEnclosure("MI(C; V_S) of more than two features has no leaves in the certificate")
+
+    def cmi_c_set(self, i, T):
+        T = tuple(sorted(set(T)))
+        if len(T) == 1:
+            return self.cmi_c(i, T[0])
+        raise NoEnclosure("MI(C; V_i | V_S) given more than one feature has no leaves in the "
+                          "certificate")
 
 
 class _IntervalView(_View):
@@ -458,7 +477,7 @@ class Certifier:
         if not prefix:
             return v.mi_c(i)
         return m.objective(ops, v, i, list(prefix), beta, reading=self.sw.spec.reading,
-                           zero_beta=self.sw.spec.zero_beta)
+                           zero_beta=self.sw.spec.zero_beta, gamma=self.sw.spec.gamma)
 
     def _zeros(self, view: _IntervalView) -> frozenset:
         """The leaves identically 0 on the view's cell (their symbols are 0 in the symbolic
@@ -480,7 +499,7 @@ class Certifier:
         whether obj(w), obj(c) are identically 0 on the cell (an infinite input times an exact
         0 has no rational form, but its value is known)."""
         spec = self.sw.spec  # the certifier is shared by every method row of the same values
-        key = (spec.method, spec.beta, spec.reading, spec.zero_beta, prefix, w, c, zeros,
+        key = (spec.method, spec.beta, spec.gamma, spec.reading, spec.zero_beta, prefix, w, c, zeros,
                known_zero, cell.is_point and self.on_beta and cell.lo == 0)
         if key not in self._sym_cache:
             _, sops, beta = self._beta_ops(cell)
@@ -728,7 +747,12 @@ class Certifier:
             # numerically, for minutes (Scenario III's constant MI(Y^2, X-Y) in CMIM at k = 1):
             # an integral stays a symbol, so it must cancel for an exact zero
             values = {s: (sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
-        exact = diff.xreplace(values)
+        try:
+            exact = diff.xreplace(values)
+        except (ValueError, TypeError):
+            # a min or max of a term that is infinite or undefined at the point (NJMIM's
+            # MI(C;{Vi,Vs})/H(Vi,Vs,C) at a zero of its divisor): no exact zero to read
+            return False
         return not exact.free_symbols and is_exact_zero(exact)
 
     def _symmetric_zero_at(self, diff, x) -> bool:
@@ -930,7 +954,7 @@ class Certifier:
         shared by every row over the same values, ``self.sw`` being the current one)."""
         key = (self.sw.spec.method, self.sw.spec.reading)
         if key not in self._reads_h:
-            self._reads_h[key] = self.sw.method.dimension == 3 and self.reads_joint_entropy()
+            self._reads_h[key] = self.sw.method.reads_joint and self.reads_joint_entropy()
         return self._reads_h[key]
 
     def reads_joint_entropy(self) -> bool:
@@ -988,7 +1012,7 @@ class Certifier:
         return out
 
     def run(self, result) -> dict:
-        if self.sw.method.dimension == 3:
+        if self.sw.method.reads_joint:
             try:
                 poles = atlas_poles.divisor_zeros(self)
                 for x in result.special:
@@ -1007,7 +1031,7 @@ class Certifier:
                     failures.append(f"the certified bracket [{_text(x0)}, {_text(x1)}] is not "
                                     f"below 10^-{self.digits} relative")
         failures += self._layout_failures(result, brackets)
-        poles = self._pole_failures(result) if self.sw.method.dimension == 3 else []
+        poles = self._pole_failures(result) if self.sw.method.reads_joint else []
         if poles:
             return self._finish(0, brackets, failures + poles)
         for cell, region in pieces:
@@ -1030,7 +1054,7 @@ class Certifier:
                      "probabilities (Scenario III)",
                 "beta": "inputs enclosed at the fixed parameters; objectives affine in beta"}.get(
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
-        if self.sw.method.dimension == 3:
+        if self.sw.method.reads_joint:
             what += ("; joint inputs from the structure derived with the parameter symbolic, "
                      "two-point pairs as closed forms in it times ln 2 (polygon areas under "
                      "uniform laws, (2/pi) atan and r/(1+r) for reflections of normal and "
