@@ -322,3 +322,29 @@ def test_named_points_table_is_what_the_registry_says():
     assert NAMED_POINTS["jmi"][0] == (PER_STEP, PER_STEP) and NAMED_POINTS["jmi"][1] == "unified"
     assert NAMED_POINTS["condred"][0] == (Fraction(0), Fraction(1))
     assert str(PER_STEP) == "1/|S|"
+
+
+NEVER = [("mrmr", None), ("maxmifs", None), ("jmi", "original"), ("jmi", "interaction"),
+         ("cmim", "original"), ("cmim", "fleuret"), ("jmim", "original"), ("cife", "interaction"),
+         ("icap", "interaction"), ("mim", "original"), ("cmi", "original"),
+         ("jmi3", "original"), ("condred", "original")]
+
+
+@SETTINGS
+@given(scenario_values(min_n=2, max_n=5), st.data())
+def test_objectives_said_never_indeterminate(v, data):
+    """docs/orderings.md, 'Every method': the objectives listed as never indeterminate are never
+    indeterminate on random values with null and negative entropies and infinite MIs; beta-gamma
+    with beta, gamma > 0 is indeterminate exactly where a selected feature has MI(Vi,Vs) = +inf
+    (inf-inf), and CondRed's feast reading there too (0*inf)."""
+    i, sel = _draw_step(v, data)
+    with mpmath.workdps(30):
+        for name, reading in NEVER:
+            assert not get_method(name).objective(EXACT_OPS, v, i, sel,
+                                                  reading=reading).is_indeterminate, name
+        dependent = any(v.mi(i, s).is_pos_inf for s in sel)
+        bg = get_method("beta-gamma").objective(EXACT_OPS, v, i, sel, "1/2", gamma="1/4")
+        assert bg.is_indeterminate == dependent
+        assert bg.is_indeterminate <= (bg.form is not None and bg.form.value == "inf-inf")
+        feast = get_method("condred").objective(EXACT_OPS, v, i, sel, reading="feast")
+        assert feast.is_indeterminate == dependent
