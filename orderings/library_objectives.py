@@ -28,7 +28,7 @@ praznik ``JMI3``)
     |S| = 1: MI(C; {V_i, V_s}) (JMI's second step; the criterion's sum over pairs is empty);
     |S| >= 2: sum over the unordered pairs {V_u, V_w} of S of MI(C; {V_i, V_u, V_w}). praznik
     writes it as (1/2) sum over ordered pairs U != W, the same sum.
-beta-gamma (Brown 2009; Brown et al. 2012, eq. (14) and Figure 2; FEAST ``BetaGamma.c``)
+beta-gamma (Brown 2009; Brown et al. 2012, the space of linear criteria; FEAST ``BetaGamma.c``)
     MI(C, V_i) - beta sum_s MI(V_i, V_s) + gamma sum_s MI(V_i; V_s | C), beta and gamma in
     [0, 1] or ``1/|S|``. Named points: MIM (0, 0), MIFS (beta, 0), mRMR (1/|S|, 0), CondRed
     (0, 1), CIFE (1, 1), JMI (1/|S|, 1/|S|) -- see :data:`NAMED_POINTS` for how each maps.

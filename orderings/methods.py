@@ -1,4 +1,7 @@
-r"""The one registry of feature-selection methods (paper Section 4, Table "Objective functions").
+r"""The one registry of feature-selection methods (paper Section 4, Table "Objective functions"),
+the three-dimensional ones the paper leaves as future work, and those that the FEAST and praznik
+libraries add (MIM, CMI, NJMIM, JMI3, beta-gamma, CondRed: their objectives, sources and readings
+in :mod:`fstheory.orderings.library_objectives`); ``family`` tells the three groups apart.
 
 Each method's objective is written once, as the paper's objective table writes it -- same
 grouping, evaluated left to right, fractions as units -- against the arithmetic interface of
@@ -11,7 +14,8 @@ feature is chosen by MI(C, V_i) alone, see :mod:`fstheory.orderings.greedy`), ``
 ``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``, and, for the
 three-dimensional methods (``dimension == 3``: JMI, CMIM, JMIM, CIFE, DISR, ICAP, the paper's
 future work), ``v.mi_c_pair(i, s) = MI(C;{V_i,V_s})``, ``v.cmi_c(i, s) = MI(C;V_i|V_s)``,
-``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``.
+``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``; and for sets
+``v.mi_c_set(T) = MI(C;V_T)``, ``v.cmi_c_set(i, T) = MI(C;V_i|V_T)``.
 
 Three-dimensional readings
 --------------------------
@@ -65,7 +69,7 @@ Examples
 >>> get_method("mrmr").check(beta=0.5)
 Traceback (most recent call last):
 ...
-fstheory.orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs and mifs-u take beta, in [0, 1])
+fstheory.orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs, mifs-u and beta-gamma take beta, in [0, 1])
 """
 
 from __future__ import annotations

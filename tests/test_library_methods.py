@@ -348,3 +348,78 @@ def test_objectives_said_never_indeterminate(v, data):
         assert bg.is_indeterminate <= (bg.form is not None and bg.form.value == "inf-inf")
         feast = get_method("condred").objective(EXACT_OPS, v, i, sel, reading="feast")
         assert feast.is_indeterminate == dependent
+
+
+# ----- the command line and the atlas ------------------------------------------------------------
+
+
+def test_order_command_with_beta_and_gamma(capsys):
+    import json
+
+    from fstheory.cli import main
+
+    assert main(["order", "--k", "0.2", "--method", "beta-gamma", "--beta", "1/|S|", "--gamma",
+                 "0", "--zero-beta", "drop", "--digits", "20", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["beta"] == "1/|S|" and out["gamma"] == 0.0 and out["params"]["zero_beta"] == "drop"
+    assert out["labels"][:4] == ["X", "Y", "Z", "W+2"]
+    for argv, fragment in [
+        (["--method", "beta-gamma", "--beta", "0.5"], "parameter 'gamma' is required for beta-gamma"),
+        (["--method", "cmi", "--gamma", "0.5"], "parameter 'gamma' is not accepted by CMI"),
+        (["--method", "beta-gamma", "--beta", "0.5", "--gamma", "1.5"],
+         "parameter 'gamma' of beta-gamma must be in [0, 1] (got 1.5)"),
+    ]:
+        assert main(["order", "--k", "0.2", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("fstheory: error: ") and err.count("\n") == 1 and fragment in err
+
+
+def test_atlas_rows_of_cmi_and_beta_gamma_are_certified_on_scenario_i():
+    """CMI reads MI(C; V_S) of growing sets, each reduced by the open derivation to a leaf of
+    the certificate (H(C), MI(C, V), a pair); beta-gamma takes its gamma through the spec."""
+    from fstheory.atlas.sweep import AtlasSpec, atlas
+
+    for spec in (AtlasSpec(method="cmi", parameter="k", lo="0", hi="1", scenario="uniform",
+                           digits=12, grid=6),
+                 AtlasSpec(method="beta-gamma", parameter="k", lo="0", hi="1", scenario="uniform",
+                           beta="1/2", gamma="1/2", digits=12, grid=6)):
+        r = atlas(spec).to_json()
+        assert r["certificate"]["certified"], r["certificate"]
+        assert r["regions"][-1]["order"][:3] == ["X", "X-Y", "3X+1" if spec.method == "cmi" else "Y"]
+
+
+def test_a_set_left_with_more_than_three_features_is_refused_with_the_reason():
+    """The numerical route integrates sets of at most three features: a set that the structural
+    reductions leave with four is "not computed", naming them, before any integration."""
+    from types import SimpleNamespace
+
+    from fstheory.engine.derive_joint import SetDerivation
+    from fstheory.engine.evaluate_sets import SetQuantities
+
+    labels = ("A", "B", "C", "D", "E")
+    derivation = SetDerivation("numeric", (0, 1, 2, 3), "numerical route")
+    sets = SimpleNamespace(structure=SimpleNamespace(mi_class_set=lambda S: derivation),
+                           values=SimpleNamespace(labels=labels),
+                           label=lambda S: "MI(C;{" + ",".join(labels[i] for i in S) + "})")
+    x = SetQuantities(sets).mi_c_set((3, 1, 0, 2))
+    assert x.is_indeterminate and x.form.value == "not computed"
+    assert x.cause == ("MI(C;{A,B,C,D}) not computed: 4 features are left after the structural "
+                       "reductions (A, B, C, D); the numerical route integrates at most 3")
+
+
+@settings(max_examples=20, deadline=None)
+@given(scenario_values(n=5))
+def test_cmi_stops_undecided_where_a_set_is_not_computed(v):
+    """CMI at a step whose sets are all not computed stops there, undecided (fstheory order
+    exits 3): no candidate is known, so none can be passed over."""
+    from orderings_strategies import RandomSets, _nc
+
+    class Partial(RandomSets):
+        def mi_c_set(self, T):
+            T = sorted(set(int(t) for t in T))
+            return _nc("MI(C;{...})") if len(T) >= 3 else super().mi_c_set(T)
+
+    object.__setattr__(v, "sets", Partial(v))
+    r = select(v, "cmi")
+    assert r.undecided and r.stop.after == 2 and len(r.order) == 2
+    assert all("not computed" in m for m in r.stop.missing)

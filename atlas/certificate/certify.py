@@ -122,9 +122,6 @@ def applicable(sweep) -> bool:
 def _why_not(sweep) -> str | None:
     if sweep.spec.scenario_file is not None:
         return "a scenario file: its inputs are not known to have enclosures"
-    if sweep.method.dimension is None or sweep.method.dimension > 3:
-        return (f"{sweep.method.display} reads MI(C; V_S) of sets of more than two features, "
-                "which have no leaves in the certificate")
     try:
         cert = _certifier(sweep)
         if sweep.method.reads_joint:
@@ -194,20 +191,25 @@ class _View:
         return self._derived(("hpair", min(i, j), max(i, j)))
 
     def mi_c_set(self, T):
-        """MI(C; V_T) for one or two features (the pair leaves); larger sets have no leaves."""
-        T = tuple(sorted(set(T)))
+        """MI(C; V_T): the leaf its open derivation reduces it to
+        (:meth:`~fstheory.atlas.certificate.joint.JointLeaves.set_symbol`)."""
+        T = tuple(sorted(set(int(t) for t in T)))
         if len(T) == 1:
             return self.mi_c(T[0])
         if len(T) == 2:
             return self.mi_c_pair(*T)
-        raise NoEnclosure("MI(C; V_S) of more than two features has no leaves in the certificate")
+        self.cert.joint().set_symbol(T)
+        return self._q(("set", T))
 
     def cmi_c_set(self, i, T):
-        T = tuple(sorted(set(T)))
+        """MI(C; V_i | V_T) = MI(C; V_T+{V_i}) - MI(C; V_T) as one expression in the leaf
+        symbols (equal leaves cancel exactly)."""
+        T = tuple(sorted(set(int(t) for t in T)))
         if len(T) == 1:
             return self.cmi_c(i, T[0])
-        raise NoEnclosure("MI(C; V_i | V_S) given more than one feature has no leaves in the "
-                          "certificate")
+        joint = self.cert.joint()
+        return self._set_difference(sp.expand(joint.set_symbol(tuple(sorted(T + (int(i),))))
+                                              - joint.set_symbol(T)))
 
 
 class _IntervalView(_View):
@@ -216,6 +218,16 @@ class _IntervalView(_View):
     def __init__(self, cert: "Certifier", cell: Cell, der: bool):
         self.cert, self.cell, self.der = cert, cell, der
         self._memo: dict = {}
+
+    def _set_difference(self, expr):
+        expr = expr.xreplace({z: 0 for z in self.cert._zeros(self)})
+        if expr == 0:
+            return IX.ZERO
+        out = evaluate_expr(expr, self.cert._leaves_for(expr, self.cell, self.der))
+        if out.finite and out.lo < 0:  # a conditional mutual information is >= 0
+            out = IX("finite", mpmath.mpf(0), max(out.hi, mpmath.mpf(0)), False, out.shi, False,
+                     out.dlo, out.dhi)
+        return out
 
     def _q(self, q):
         if q not in self._memo:
@@ -250,6 +262,9 @@ class _SymbolicView(_View):
 
     def __init__(self, cert: "Certifier", zeros: frozenset):
         self.cert, self.zeros = cert, zeros
+
+    def _set_difference(self, expr):
+        return expr.xreplace({z: 0 for z in self.zeros})
 
     def _q(self, q):
         sym = self.cert.symbol[q]
@@ -1039,7 +1054,13 @@ class Certifier:
                 failures.append(f"{_where(cell)}: no reported region holds the whole piece (a "
                                 "region ends where no breakpoint bracket or special point is)")
                 continue
-            used, fail = self.certify_piece(cell, region.order, region.stopped)
+            try:
+                used, fail = self.certify_piece(cell, region.order, region.stopped)
+            except NoEnclosure as exc:
+                # an input first read on this piece has no enclosure (a set of CMI or JMI3
+                # that reduces to more than two features, or whose value at a special point is
+                # not the open form's): no certificate
+                return guarantee(self.sw.spec, str(exc))
             cells += used
             if fail:
                 failures.append(f"{_where(cell)}: {fail}")
