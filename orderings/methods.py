@@ -82,6 +82,7 @@ from typing import Callable, Mapping
 from fstheory.errors import UserInputError
 from fstheory.orderings import library_objectives as lib
 from fstheory.orderings.library_objectives import PER_STEP
+from fstheory.orderings import objectives_3d as o3
 from fstheory.user_numbers import NumberTextError, parse_rational
 
 __all__ = [
@@ -542,141 +543,7 @@ _register(
 )
 
 
-# ----- the three-dimensional methods (Brown et al., JMLR 2012, for their unified forms) ------------
-# v.mi_c_pair(i, s) = MI(C;{Vi,Vs}), v.cmi_c(i, s) = MI(C;Vi|Vs), v.mi_given_c(i, s) = MI(Vi;Vs|C),
-# v.h_pair_c(i, s) = H(Vi,Vs,C). "original" is each method as its authors define it; the other
-# readings are algebraically equal where determinate (or equal up to a constant common to all
-# candidates, which keeps the argmax) but differ in where they are determinate:
-# "unified" writes the redundancy through MI(Vi,Vs) - MI(Vi,Vs|C), which is +inf - (+inf) for a
-# pair of functionally dependent features; "interaction" writes the same interaction information
-# as MI(C,Vi) - MI(C;Vi|Vs), which is always finite (McGill 1954; Jakulin 2005).
-
-
-def _jmi(ops, v, i, S, beta):
-    return ops.sum([v.mi_c_pair(i, s) for s in S])
-
-
-_JMI = dict(
-    latex=r"\sum_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
-    plain="sum_{Vs in S} MI(C;{Vi,Vs})",
-)
-
-
-def _jmi_unified(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.mean([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
-
-
-_JMI_UNIFIED = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)"
-    r"-\mathrm{MI}(V_i,V_s|C)\right]",
-    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _jmi_interaction(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.mean([v.mi_c(i) - v.cmi_c(i, s) for s in S])
-
-
-_JMI_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)"
-    r"-\mathrm{MI}(C;V_i|V_s)\right]",
-    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-
-def _cmim(ops, v, i, S, beta):
-    return ops.min([v.cmi_c(i, s) for s in S])
-
-
-_CMIM = dict(
-    latex=r"\min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)",
-    plain="min_{Vs in S} MI(C;Vi|Vs)",
-)
-
-
-def _cmim_fleuret(ops, v, i, S, beta):
-    return ops.min([v.mi_c(i)] + [v.cmi_c(i, s) for s in S])
-
-
-_CMIM_FLEURET = dict(
-    latex=r"\min\left\{\mathrm{MI}(C,V_i),\ \min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)\right\}",
-    plain="min(MI(C,Vi), min_{Vs in S} MI(C;Vi|Vs))",
-)
-
-
-def _cmim_unified(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.max([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
-
-
-_CMIM_UNIFIED = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right]",
-    plain="MI(C,Vi) - max_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _jmim(ops, v, i, S, beta):
-    return ops.min([v.mi_c_pair(i, s) for s in S])
-
-
-_JMIM = dict(
-    latex=r"\min_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
-    plain="min_{Vs in S} MI(C;{Vi,Vs})",
-)
-
-
-def _cife(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.sum([v.mi(i, s) for s in S]) + ops.sum([v.mi_given_c(i, s) for s in S])
-
-
-_CIFE = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\mathrm{MI}(V_i,V_s)+\sum_{V_s \in S}\mathrm{MI}(V_i,V_s|C)",
-    plain="MI(C,Vi) - sum_{Vs in S} MI(Vi,Vs) + sum_{Vs in S} MI(Vi,Vs|C)   [left to right]",
-)
-
-
-def _cife_interaction(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.sum([v.mi_c(i) - v.cmi_c(i, s) for s in S])
-
-
-_CIFE_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right]",
-    plain="MI(C,Vi) - sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-
-def _disr(ops, v, i, S, beta):
-    return ops.sum([v.mi_c_pair(i, s) / v.h_pair_c(i, s) for s in S])
-
-
-_DISR = dict(
-    latex=r"\sum_{V_s \in S} \frac{\mathrm{MI}(C;\{V_i,V_s\})}{H(V_i,V_s,C)}",
-    plain="sum_{Vs in S} MI(C;{Vi,Vs}) / H(Vi,Vs,C)",
-)
-
-
-def _icap(ops, v, i, S, beta):
-    zero = ops.const(0)
-    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi(i, s) - v.mi_given_c(i, s)) for s in S])
-
-
-_ICAP = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right\}",
-    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _icap_interaction(ops, v, i, S, beta):
-    zero = ops.const(0)
-    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi_c(i) - v.cmi_c(i, s)) for s in S])
-
-
-_ICAP_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right\}",
-    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-_BROWN = "Brown et al. 2012, unified form (redundancy MI(Vi,Vs) - MI(Vi,Vs|C))"
-_INTERACTION = "interaction information MI(C,Vi) - MI(C;Vi|Vs) (McGill 1954; Jakulin 2005)"
+# ----- the three-dimensional methods: objectives in fstheory.orderings.objectives_3d ---------------
 
 
 def _named(original: dict, source: str, **others) -> dict[str, Reading]:
@@ -694,30 +561,30 @@ def _register3(key, display, citation, readings, notes=""):
 
 
 _register3("jmi", "JMI", "Yang and Moody 1999",
-           _named({**_JMI, "fn": _jmi}, "Yang and Moody 1999 (joint mutual information)",
-                  unified=({**_JMI_UNIFIED, "fn": _jmi_unified}, _BROWN),
-                  interaction=({**_JMI_INTERACTION, "fn": _jmi_interaction}, _INTERACTION)),
+           _named(o3.SPECS["jmi"], "Yang and Moody 1999 (joint mutual information)",
+                  unified=(o3.SPECS["jmi/unified"], o3.BROWN),
+                  interaction=(o3.SPECS["jmi/interaction"], o3.INTERACTION)),
            notes="The unified and interaction readings are the original divided by |S| minus "
            "(1/|S|) sum_s MI(C,Vs), a constant of the step: same argmax where determinate.")
 _register3("cmim", "CMIM", "Fleuret 2004",
-           _named({**_CMIM, "fn": _cmim}, "Fleuret 2004 (conditional mutual information maximisation)",
-                  fleuret=({**_CMIM_FLEURET, "fn": _cmim_fleuret},
+           _named(o3.SPECS["cmim"], "Fleuret 2004 (conditional mutual information maximisation)",
+                  fleuret=(o3.SPECS["cmim/fleuret"],
                            "Fleuret 2004, running-minimum form (the partial score starts at MI(C,Vi))"),
-                  unified=({**_CMIM_UNIFIED, "fn": _cmim_unified}, _BROWN)),
+                  unified=(o3.SPECS["cmim/unified"], o3.BROWN)),
            notes="The fleuret reading differs only when MI(C;Vi|Vs) > MI(C,Vi) for every Vs in S "
            "(complementary features).")
 _register3("jmim", "JMIM", "Bennasar et al. 2015",
-           _named({**_JMIM, "fn": _jmim}, "Bennasar et al. 2015 (joint mutual information maximisation)"))
+           _named(o3.SPECS["jmim"], "Bennasar et al. 2015 (joint mutual information maximisation)"))
 _register3("cife", "CIFE", "Lin and Tang 2006",
-           _named({**_CIFE, "fn": _cife}, "Lin and Tang 2006 (conditional infomax feature extraction); "
+           _named(o3.SPECS["cife"], "Lin and Tang 2006 (conditional infomax feature extraction); "
                   "Brown et al. 2012",
-                  interaction=({**_CIFE_INTERACTION, "fn": _cife_interaction}, _INTERACTION)))
+                  interaction=(o3.SPECS["cife/interaction"], o3.INTERACTION)))
 _register3("disr", "DISR", "Meyer and Bontempi 2006",
-           _named({**_DISR, "fn": _disr}, "Meyer and Bontempi 2006; Meyer et al. 2008 (double input "
+           _named(o3.SPECS["disr"], "Meyer and Bontempi 2006; Meyer et al. 2008 (double input "
                   "symmetrical relevance)"))
 _register3("icap", "ICAP", "Jakulin 2005",
-           _named({**_ICAP, "fn": _icap}, "Jakulin 2005 (interaction capping); Brown et al. 2012",
-                  interaction=({**_ICAP_INTERACTION, "fn": _icap_interaction}, _INTERACTION)))
+           _named(o3.SPECS["icap"], "Jakulin 2005 (interaction capping); Brown et al. 2012",
+                  interaction=(o3.SPECS["icap/interaction"], o3.INTERACTION)))
 
 
 # ----- the methods of FEAST and praznik (objectives in fstheory.orderings.library_objectives) ---------
