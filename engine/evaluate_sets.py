@@ -31,7 +31,7 @@ Examples
 >>> v.mi_c_set((0, 3, 1)).text(12), v.mi_c_set((0,)).text(12)  # {X, X-Y, 3X+1} reveals (X, Y)
 ('0.693147180560', '0.593147180560')
 >>> set_quantities(v).reason((0, 1, 7))
-'3X+1 is a function of (X, X^2); X^2 is a function of (X); MI(C, X) of the one feature left'
+'X^2 is a function of (X, 3X+1); 3X+1 is a function of (X); MI(C, X) of the one feature left'
 """
 
 from __future__ import annotations

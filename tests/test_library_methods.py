@@ -427,3 +427,19 @@ def test_cmi_stops_undecided_where_a_set_is_not_computed(v):
     r = select(v, "cmi")
     assert r.undecided and r.stop.after == 2 and len(r.order) == 2
     assert all("not computed" in m for m in r.stop.missing)
+
+
+def test_committed_library_atlas_rows():
+    """reports/atlas/klib_<scenario>.json hold one row per library method and reading, and every
+    row but NJMIM's is certified (reports/atlas/README.md says why NJMIM's is not)."""
+    import json
+
+    from fstheory.atlas.report import SCENARIOS, rows_libraries
+
+    atlas_dir = Path(__file__).parents[1] / "reports" / "atlas"
+    for s in SCENARIOS:
+        rows = json.loads((atlas_dir / f"klib_{s}.json").read_text(encoding="utf-8"))
+        want = [get_method(m).describe(b, r, "explicit", g) for m, r, b, g in rows_libraries()]
+        assert [r["method"] for r in rows] == want, s
+        assert [r["certificate"]["certified"] for r in rows] == [
+            not r["method"].startswith("NJMIM") for r in rows], s
