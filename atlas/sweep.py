@@ -727,8 +727,12 @@ def _kind(v: ExtendedReal) -> str:
 def _special_cause(sw: _Sweep, s, left_pt, right_pt) -> str:
     """Which varying values change kind or sign at the special point ``s``."""
     if sw.on_beta:
+        if s != 0:
+            return "end of the range"
+        if sw.spec.zero_beta == "drop":
+            return "beta = 0 exactly (the redundancy term is left out there: --zero-beta drop)"
         return ("beta = 0 exactly (the redundancy term is evaluated as written: 0 times an "
-                "infinite term is 0*inf)" if s == 0 else "end of the range")
+                "infinite term is 0*inf)")
     at = sw.values(s, exact=True)
     sides = [sw.values(p) for p in (left_pt, right_pt) if p is not None]
     parts = []

@@ -443,3 +443,12 @@ def test_committed_library_atlas_rows():
         assert [r["method"] for r in rows] == want, s
         assert [r["certificate"]["certified"] for r in rows] == [
             not r["method"].startswith("NJMIM") for r in rows], s
+
+
+def test_beta_swept_with_zero_beta_drop_says_the_term_is_left_out():
+    from fstheory.atlas.sweep import AtlasSpec, atlas
+
+    spec = AtlasSpec(method="mifs", parameter="beta", lo="0", hi="1", scenario="uniform",
+                     fixed=(("k", "0.2"),), zero_beta="drop", digits=10, grid=6)
+    causes = [b["cause"] for b in atlas(spec, certify=False).to_json()["breakpoints"]]
+    assert "beta = 0 exactly (the redundancy term is left out there: --zero-beta drop)" in causes
