@@ -1,6 +1,6 @@
 """The selector at scale: memory O(n_features x n_selected) and lean in the input's size, the
 same results as the dense implementation it replaced (bit for bit), counts made by the compiled
-kernels equal to numpy's. Speed is measured by `make bench`
+kernels equal to numpy's, and progress on stderr. Speed is measured by `make bench`
 (scripts/bench_selector.py), never asserted here."""
 
 from __future__ import annotations
@@ -97,6 +97,17 @@ def test_no_matrix_of_n_features_squared():
         assert sels[method].order_[0] in (0, 1) and len(sels[method].order_) == 5
 
 
+def test_extra_memory_is_a_fraction_of_the_input():
+    """Many samples: no temporary of the input's size (the dense implementation made several
+    float and intp copies of it: bin positions, labels, per-class scratch arrays)."""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((40_000, 60))
+    y = (X[:, 0] - X[:, 1] >= 0).astype(int)
+    for method in ("mrmr", "jmi"):
+        peak = _peak_bytes(lambda method=method: MIFeatureSelector(method=method, n_features_to_select=6).fit(X, y))
+        assert peak < 0.75 * X.nbytes, (method, peak / X.nbytes)
+
+
 def test_the_pair_rows_kept_are_those_of_the_selected_features():
     rng = np.random.default_rng(2)
     X = rng.standard_normal((300, 50))
@@ -116,6 +127,22 @@ def test_the_pair_rows_kept_are_those_of_the_selected_features():
     finally:
         HistogramValues._rows = original
     assert seen == [("class", [int(s)]) for s in sel.order_[:3]]
+
+
+def test_progress_on_stderr_with_verbose(capsys):
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((200, 30))
+    y = (X[:, 0] >= 0).astype(int)
+    MIFeatureSelector(n_features_to_select=4).fit(X, y)
+    assert capsys.readouterr().err == ""
+    MIFeatureSelector(n_features_to_select=4, verbose=1).fit(X, y)  # short: silent
+    assert capsys.readouterr().err == ""
+    MIFeatureSelector(n_features_to_select=4, verbose=2).fit(X, y)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("[MIFeatureSelector] mRMR: estimating h(V) and MI(C,V) of 30 features (")
+    assert [line.split(" (")[0] for line in err[1:]] == [
+        "[MIFeatureSelector] mRMR: step 2 of 4", "[MIFeatureSelector] mRMR: step 3 of 4",
+        "[MIFeatureSelector] mRMR: step 4 of 4", "[MIFeatureSelector] mRMR: 4 features selected"]
 
 
 def test_batch_reads_a_transposed_view_without_copying_it():
