@@ -255,7 +255,7 @@ class BinnedBatch:
         self._labels = None
         self._h = None
         self._coarse = None
-        self._single = {}
+        self._one = None
         self._class = None
 
     def _label(self, start, scale, m: int, stride: int) -> np.ndarray:
@@ -273,14 +273,6 @@ class BinnedBatch:
         if self._labels is None:
             self._labels = self._label(self._start, self._scale, self.m, self.stride)
         return self._labels
-
-    def _single_cell(self, labels: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        """Whether each (replication, feature) has all its observations in one cell of a grid
-        (a constant), (reps, F); kept per label array."""
-        key = id(labels)
-        if key not in self._single:
-            self._single[key] = (labels, counts.max(axis=-1) == self.n)
-        return self._single[key][1]
 
     # --- univariate -----------------------------------------------------------------------------
     def entropy(self) -> np.ndarray:
@@ -392,20 +384,20 @@ class BinnedBatch:
                 stride = max(m2, int(self._codes.max(initial=0)) + 1)
             labels = self._label(start, scale, m2, stride)
             if self.options.joint in ("coarse", "cube-root"):
-                counts = kernels.count_labels(labels, stride)
-                self._single_cell(labels, counts)
                 with np.errstate(divide="ignore"):
-                    h = entropy_from_counts(counts, self.n, self.table) + np.log(width)
+                    h = entropy_from_counts(kernels.count_labels(labels, stride), self.n, self.table) + np.log(width)
             else:
                 h = self.entropy()
             self._coarse = (labels, stride, width, h)
         return self._coarse
 
-    def _constant_on(self, labels: np.ndarray, stride: int) -> np.ndarray:
-        """(reps, F): the features with a single non-empty cell on the grid of ``labels``."""
-        if id(labels) not in self._single:
-            self._single_cell(labels, kernels.count_labels(labels, stride))
-        return self._single[id(labels)][1]
+    def _joint_constant(self) -> np.ndarray:
+        """(reps, F): the features with all their observations in one cell of the bivariate
+        grid's axis (a constant)."""
+        if self._one is None:
+            labels, stride, _, _ = self._joint_grid()
+            self._one = kernels.count_labels(labels, stride).max(axis=-1) == self.n
+        return self._one
 
     def mi_rows(self, first: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """MI(V_first[r], V_j) for every replication r and feature j, shape (reps, F).
@@ -426,7 +418,7 @@ class BinnedBatch:
         mi = h[rows, first][:, None] + h[rows] - hij
         # a feature with one non-empty cell on this grid (a constant) shares no information: an
         # exact 0, not the rounding residue of h + h - h
-        one = self._constant_on(labels, m2)
+        one = self._joint_constant()
         with np.errstate(invalid="ignore"):
             return np.where(one[rows, first][:, None] | one[rows], 0.0, mi)
 
@@ -449,7 +441,7 @@ class BinnedBatch:
         that they never hold more than about 2**22 cells.
         """
         first = np.asarray(first, dtype=np.intp)
-        codes, K, nc = self._classes(c)
+        codes, K, _ = self._classes(c)
         labels, m2, width, _ = self._joint_grid()
         h_c, h, h_given_c = self.class_marginals(c)
         with np.errstate(divide="ignore"):

@@ -9,8 +9,9 @@ arrays over replications; handles are ints or int arrays whose first axis is the
 The quantities of a pair are computed **lazily**: when an objective asks for MI(V_i, V_s) with
 V_s selected, the whole row of V_s (every feature against V_s) is estimated once and kept; rows of
 features never selected are never estimated. Greedy selection of K features among F therefore
-costs F x K pair estimates, not F^2. Each entry of a symmetric matrix is set once, from the first
-row computed through it, so the matrices are exactly symmetric.
+costs F x K pair estimates, and keeps them in O(F x K) memory (:class:`_Rows`), never an F x F
+matrix. Each entry of a symmetric quantity is set once, by the first row computed through it, so
+reads of (i, j) and (j, i) give the same float.
 
 :class:`HistogramValues` reads the histogram estimator (:mod:`fstheory.selection.estimators`),
 :class:`KnnValues` the k-nearest-neighbour one (:mod:`fstheory.selection.knn`). For the pair
