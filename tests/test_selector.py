@@ -121,20 +121,20 @@ def test_knn_estimator_is_reproducible_with_random_state():
     (dict(method="mifs"), "parameter 'beta' is required for MIFS"),
     (dict(method="mrmr", beta=0.5), "parameter 'beta' is not accepted by mRMR"),
     (dict(n_features_to_select=9), "parameter 'n_features_to_select' must be <= n_features = 5 (got 9)"),
-    (dict(discrete_features=[7]), "parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
-                                  "entries or an array of feature indices in [0, 5) (got 7 among [7])"),
-    (dict(n_features_to_select=True), "parameter 'n_features_to_select' must be an int >= 1, a fraction in "
-                                      "(0, 1] or None (got True)"),
+    (dict(discrete_features=[7]), ("parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
+                                   "entries or an array of feature indices in [0, 5) (got 7 among [7])")),
+    (dict(n_features_to_select=True), ("parameter 'n_features_to_select' must be an int >= 1, a fraction in "
+                                       "(0, 1] or None (got True)")),
     (dict(n_features_to_select=np.True_), "The 'n_features_to_select' parameter of MIFeatureSelector must be"),
     (dict(n_neighbors=True), "parameter 'n_neighbors' must be an int >= 1 (got True)"),
-    (dict(discrete_features=[-1]), "parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
-                                   "entries or an array of feature indices in [0, 5) (got -1 among [-1])"),
+    (dict(discrete_features=[-1]), ("parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
+                                    "entries or an array of feature indices in [0, 5) (got -1 among [-1])")),
     (dict(discrete_features=[0.5]), "feature indices in [0, 5) (got [0.5])"),
     (dict(discrete_features=["x0"]), "feature indices in [0, 5) (got ['x0'])"),
     (dict(discrete_features=[[0, 1]]), "feature indices in [0, 5) (got an array of shape (1, 2))"),
     (dict(discrete_features=[True, False]), "feature indices in [0, 5) (got a mask of 2 entries)"),
-    (dict(method="cmim", reading="table"), "parameter 'reading' of CMIM must be one of original, fleuret, "
-                                           "unified (got 'table')"),
+    (dict(method="cmim", reading="table"), ("parameter 'reading' of CMIM must be one of original, fleuret, "
+                                            "unified (got 'table')")),
     (dict(method="mrmr", reading="fleuret"), "parameter 'reading' of mRMR must be one of table, text (got 'fleuret')"),
     (dict(reading=3), "The 'reading' parameter of MIFeatureSelector must be an instance of 'str' or None"),
     (dict(histogram_options={"joint": "cubic"}), "estimator option 'joint' must be one of"),
