@@ -60,7 +60,7 @@ def bench_pairwise(n: int = 5000, rounds: int = 7, number_ours: int = 50, number
     def ours():
         # recompute the marginal entropies (and, on the coarse grid, its binning) every call:
         # the sklearn loop computes everything from the labels too
-        batch._h = batch._coarse = batch._l32 = None
+        batch._h = batch._coarse = batch._labels = batch._one = None
         return batch.pairwise()
 
     def baseline():

@@ -18,8 +18,11 @@ by the simulation study (:mod:`fstheory.simulation.study`, many replications at 
 
 Arrays: a batch of samples ``x`` has shape ``(reps, F, n)``; the class ``c`` is bool ``(reps, n)``
 or integer class codes. Discrete features (``discrete=``) are counted on their own values.
-Every histogram of a batch is counted by one :func:`numpy.bincount` over bin labels shifted by a
-per-histogram offset, so there is no Python loop over replications, features or pairs.
+The histograms are counted by compiled loops (:mod:`fstheory.selection.kernels`) that read ``x``
+in place (any memory layout) and keep only small-integer bin labels, so there is no Python loop
+over samples, replications, features or pairs, and no temporary of the size of ``x``; the counts
+are turned into entropies here, by numpy (:func:`entropy_from_counts`). :func:`bin_labels` and
+:func:`_count` are the same labels and counts written with numpy, the second route of the tests.
 
 ``sum_j c_j ln c_j`` is read from a table of ``c ln c`` for c = 0..n (exact same float for a given
 count whatever the path), which also makes the estimator cheap.
@@ -40,9 +43,10 @@ import math
 import threading
 from functools import lru_cache
 
-import numba
 import numpy as np
 
+from fstheory.selection import kernels
+from fstheory.selection.kernels import label_dtype
 from fstheory.simulation.options import EstimatorOptions
 
 __all__ = [
@@ -202,8 +206,13 @@ def pair_indices(n_features: int) -> tuple[np.ndarray, np.ndarray]:
 class BinnedBatch:
     """Histogram estimates for a batch of samples ``x`` of shape ``(reps, F, n)``.
 
-    The univariate grid (m = ceil(sqrt(n)) bins per feature and replication) is built once;
-    entropies, MIs with a class and MIs between features reuse it.
+    The univariate grid (m = ceil(sqrt(n)) bins per feature and replication) is fixed once;
+    entropies, MIs with a class and MIs between features reuse it. ``x`` may be any view (the
+    selector passes the transpose of its input): it is never copied. What is kept besides it is
+    O(reps x F x n) small integers -- the bin labels of the grids actually used, each in the
+    smallest integer type that holds its cells -- and count arrays of O(reps x F x cells); the
+    counting loops are compiled (:mod:`fstheory.selection.kernels`) and make no temporary of the
+    size of ``x``.
 
     Parameters
     ----------
@@ -235,24 +244,41 @@ class BinnedBatch:
         lo = x.min(axis=-1, keepdims=True)
         hi = x.max(axis=-1, keepdims=True)
         self._lo, self._hi = lo, hi
-        start, scale, width = grid(lo, hi, self.m, self.options.edges)
+        self._start, self._scale, width = grid(lo, hi, self.m, self.options.edges)
         self.width = width[..., 0]  # (reps, F)
-        self.labels = bin_labels(x, start, scale, self.m)
         self.stride = self.m  # cells per univariate histogram
+        self._codes = None  # (reps, number of discrete features, n) codes of the discrete ones
         if self.discrete.any():
-            self._codes = _codes(x[:, self.discrete])
-            self.labels[:, self.discrete] = self._codes
+            self._codes = _codes(x, np.flatnonzero(self.discrete))
             self.width[:, self.discrete] = 1.0  # ln(1) = 0: plug-in entropy
             self.stride = max(self.m, int(self._codes.max(initial=0)) + 1)
+        self._labels = None
         self._h = None
         self._coarse = None
+        self._one = None
         self._class = None
+
+    def _label(self, start, scale, m: int, stride: int) -> np.ndarray:
+        """Labels of every feature on a grid (the codes for the discrete ones), (reps, F, n)."""
+        out = np.empty(self.x.shape, dtype=label_dtype(stride))
+        kernels.grid_labels(self.x, start[..., 0], scale[..., 0], m, out)
+        if self._codes is not None:
+            out[:, self.discrete] = self._codes
+        return out
+
+    @property
+    def labels(self) -> np.ndarray:
+        """Bin labels on the univariate grid (codes for discrete features), (reps, F, n), made
+        when first read."""
+        if self._labels is None:
+            self._labels = self._label(self._start, self._scale, self.m, self.stride)
+        return self._labels
 
     # --- univariate -----------------------------------------------------------------------------
     def entropy(self) -> np.ndarray:
         """h(V_f) per replication and feature, shape (reps, F)."""
         if self._h is None:
-            counts = _count(self.labels, self.stride)
+            counts = kernels.count_labels(self.labels, self.stride)
             with np.errstate(divide="ignore"):
                 self._h = entropy_from_counts(counts, self.n, self.table) + np.log(self.width)
         return self._h
@@ -271,7 +297,7 @@ class BinnedBatch:
             K = max(int(c_arr.max(initial=0)) + 1, 1)
         else:
             raise ValueError("c must be bool or non-negative integer class codes")
-        codes = c_arr.astype(np.intp)
+        codes = np.ascontiguousarray(c_arr, dtype=np.intp)
         nc = _count(codes, K)  # (reps, K)
         self._class = (c, codes, K, nc)
         return codes, K, nc
@@ -288,47 +314,35 @@ class BinnedBatch:
         is always the plug-in one (its codes are the same for every class).
         """
         codes, K, nc = self._classes(c)
-        ci = codes[:, None, :]
         mode = self.options.conditional
         if mode == "shared":
-            hc = self._shared_conditional(self.labels, self.stride, self.width, ci, K, nc)
+            hc = self._shared_conditional(self.labels, self.stride, self.width, codes, K, nc)
         else:
-            hc = self._per_class_entropy(ci, K, nc, mode)
+            hc = self._per_class_entropy(codes, K, nc, mode)
             if self.discrete.any():
                 d = self.discrete
-                hc[:, d] = self._shared_conditional(self.labels[:, d], self.stride, self.width[:, d], ci, K, nc)
+                hc[:, d] = self._shared_conditional(self._codes, self.stride, self.width[:, d], codes, K, nc)
         w = nc / self.n  # (reps, K)
         return (w[:, None, :] * hc).sum(axis=-1)
 
-    def _shared_conditional(self, labels, stride, width, ci, K, nc) -> np.ndarray:
+    def _shared_conditional(self, labels, stride, width, codes, K, nc) -> np.ndarray:
         """h(V | C = c) on the edges of h(V), shape (reps, F, K)."""
-        coded = np.multiply(labels, K, out=_buffer("cond_labels", labels.shape, np.intp))
-        coded += ci
-        counts = _count(coded, K * stride).reshape(labels.shape[:2] + (stride, K))
+        counts = kernels.count_labels_class(labels, codes, K, stride).reshape(labels.shape[:2] + (stride, K))
         hc = entropy_from_counts(np.swapaxes(counts, -1, -2), nc[:, None, :], self.table)
         with np.errstate(divide="ignore"):
             return hc + np.log(width)[..., None]
 
-    def _per_class_entropy(self, ci, K, nc, mode: str) -> np.ndarray:
+    def _per_class_entropy(self, codes, K, nc, mode: str) -> np.ndarray:
         """h(V | C = c) with a grid per class, shape (reps, F, K).
 
         ``per-class``: the class's own range, ceil(sqrt(n_c)) bins; ``per-class-m``: own range,
         m bins; ``pooled``: the whole sample's range, ceil(sqrt(n_c)) bins.
         """
-        x = self.x
         if mode == "pooled":
             lo = np.broadcast_to(self._lo, (self.reps, self.F, K))
             hi = np.broadcast_to(self._hi, (self.reps, self.F, K))
         else:
-            # class-wise extremes: +inf added to the other classes' observations (min) or
-            # subtracted (max); faster than masked reductions
-            tmp = _buffer("pc_tmp", x.shape, float)
-            lo_k, hi_k = [], []
-            for k in range(K):
-                pen = np.where(ci == k, 0.0, np.inf)
-                lo_k.append(np.add(x, pen, out=tmp).min(axis=-1))
-                hi_k.append(np.subtract(x, pen, out=tmp).max(axis=-1))
-            lo, hi = np.stack(lo_k, -1), np.stack(hi_k, -1)
+            lo, hi = kernels.class_extremes(self.x, codes, K)
         # (reps, F, K); a class with < 2 observations has no range: use the whole sample's edges
         mc = np.full_like(nc, self.m) if mode == "per-class-m" else n_bins_array(nc)  # (reps, K)
         mc3 = np.broadcast_to(mc[:, None, :], lo.shape)
@@ -337,27 +351,10 @@ class BinnedBatch:
         hi = np.where(degenerate, self._hi, hi)
         mc3 = np.where(degenerate, self.m, mc3)
         start, scale, width = grid(lo, hi, mc3, self.options.edges)
-        # Each observation reads its class's grid from a small table: g = (rep*F + f)*K + class
-        # indexes the (reps, F, K) parameters and g*(m+1) + label is its cell. Labels are < m_c
-        # except at the class maximum, which may land on m_c (<= m): the spare cell m of every
-        # histogram catches it and its count is moved to the last bin m_c - 1 afterwards, which
-        # is the same as clipping the label but needs no pass over the observations.
-        stride = self.m + 1
-        g = np.add(np.arange(self.reps * self.F, dtype=np.intp).reshape(self.reps, self.F, 1) * K, ci,
-                   out=_buffer("pc_g", x.shape, np.intp))
-        t = np.take(start.ravel(), g, out=_buffer("pc_tmp", x.shape, float), mode="clip")
-        np.subtract(x, t, out=t)
-        t *= np.take(scale.ravel(), g, out=_buffer("pc_tmp2", x.shape, float), mode="clip")
-        g *= stride
-        labels = _buffer("pc_labels", x.shape, np.intp)
-        np.copyto(labels, t, casting="unsafe")  # truncation = floor (t >= 0)
-        g += labels
-        counts = np.bincount(g.ravel(), minlength=self.reps * self.F * K * stride)
-        counts = counts.reshape(self.reps, self.F, K, stride)
-        mc4 = mc3.astype(np.intp)[..., None]
-        spill = np.take_along_axis(counts, mc4, -1)
-        np.put_along_axis(counts, mc4 - 1, np.take_along_axis(counts, mc4 - 1, -1) + spill, -1)
-        np.put_along_axis(counts, mc4, 0, -1)
+        # The class maximum may land on label m_c (floor of m_c times a ratio rounded up to 1):
+        # it belongs to the last bin m_c - 1. The counts keep a spare, empty cell m after the m
+        # bins of every histogram (m_c <= m), their layout since the estimator was written.
+        counts = kernels.per_class_counts(self.x, codes, K, start, scale, mc3, self.m + 1)
         hc = entropy_from_counts(counts, nc[:, None, :], self.table)
         with np.errstate(divide="ignore"):
             return hc + np.log(width)
@@ -380,20 +377,27 @@ class BinnedBatch:
         if self._coarse is None:
             m2 = n_bins(self.m) if self.options.joint != "cube-root" else cube_root_bins(self.n)
             start, scale, width = grid(self._lo, self._hi, m2, self.options.edges)
-            labels = bin_labels(self.x, start, scale, m2)
             width = width[..., 0]
             stride = m2
-            if self.discrete.any():
-                labels[:, self.discrete] = self._codes
+            if self._codes is not None:
                 width[:, self.discrete] = 1.0
                 stride = max(m2, int(self._codes.max(initial=0)) + 1)
+            labels = self._label(start, scale, m2, stride)
             if self.options.joint in ("coarse", "cube-root"):
                 with np.errstate(divide="ignore"):
-                    h = entropy_from_counts(_count(labels, stride), self.n, self.table) + np.log(width)
+                    h = entropy_from_counts(kernels.count_labels(labels, stride), self.n, self.table) + np.log(width)
             else:
                 h = self.entropy()
             self._coarse = (labels, stride, width, h)
         return self._coarse
+
+    def _joint_constant(self) -> np.ndarray:
+        """(reps, F): the features with all their observations in one cell of the bivariate
+        grid's axis (a constant)."""
+        if self._one is None:
+            labels, stride, _, _ = self._joint_grid()
+            self._one = kernels.count_labels(labels, stride).max(axis=-1) == self.n
+        return self._one
 
     def mi_rows(self, first: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """MI(V_first[r], V_j) for every replication r and feature j, shape (reps, F).
@@ -402,28 +406,21 @@ class BinnedBatch:
         selection, where a feature is not a candidate against itself). With ``rows`` (replication
         indices, one per entry of ``first``) only those replications are computed, shape
         (len(rows), F). The joint counts of a row are made by a compiled kernel
-        (:func:`_row_xlogx`), which reads the labels once per row and needs no temporary of
-        size F x n.
+        (:func:`fstheory.selection.kernels.row_xlogx`), which reads the labels once per row and
+        needs no temporary of size F x n.
         """
         first = np.asarray(first, dtype=np.intp)
         labels, m2, width, h = self._joint_grid()
         rows = np.arange(self.reps) if rows is None else np.asarray(rows, dtype=np.intp)
-        s = _row_xlogx(self._labels32(labels), rows, first, m2, self.table)
+        s = kernels.row_xlogx(labels, rows, first, m2, self.table)
         with np.errstate(divide="ignore"):
             hij = np.log(self.n) - s / self.n + np.log(width[rows, first][:, None] * width[rows])
         mi = h[rows, first][:, None] + h[rows] - hij
         # a feature with one non-empty cell on this grid (a constant) shares no information: an
         # exact 0, not the rounding residue of h + h - h
-        one = labels.min(axis=-1) == labels.max(axis=-1)
+        one = self._joint_constant()
         with np.errstate(invalid="ignore"):
             return np.where(one[rows, first][:, None] | one[rows], 0.0, mi)
-
-    def _labels32(self, labels: np.ndarray) -> np.ndarray:
-        """A contiguous int32 copy of a label array, made once per array."""
-        cache = getattr(self, "_l32", None)
-        if cache is None or cache[0] is not labels:
-            self._l32 = cache = (labels, np.ascontiguousarray(labels, dtype=np.int32))
-        return cache[1]
 
     def pair_class_rows(self, first: np.ndarray, c: np.ndarray, rows: np.ndarray | None = None) -> dict:
         """The entropies behind the three-variable quantities of (V_first[r], V_j, C), on the
@@ -440,26 +437,26 @@ class BinnedBatch:
         MI(C; Vs) + MI(C; Vj | Vs) with every term on this grid), the marginals here are those of
         the bivariate grid (:meth:`class_marginals`), not the m-bin h(V_j) and per-class
         h(V_j | C) of :meth:`mi_class`. ``rows`` restricts the computation to some replications,
-        as in :meth:`mi_rows`.
+        as in :meth:`mi_rows`. The joint counts are made for a block of features at a time, so
+        that they never hold more than about 2**22 cells.
         """
         first = np.asarray(first, dtype=np.intp)
-        codes, K, nc = self._classes(c)
+        codes, K, _ = self._classes(c)
         labels, m2, width, _ = self._joint_grid()
         h_c, h, h_given_c = self.class_marginals(c)
         with np.errstate(divide="ignore"):
             logw = np.log(width)
-        ci = codes[:, None, :]
-        if rows is not None:
-            rows = np.asarray(rows, dtype=np.intp)
-            labels, logw, ci, h_c, h, h_given_c = (a[rows] for a in (labels, logw, ci, h_c, h, h_given_c))
-        rows = np.arange(labels.shape[0])
-        joint = np.multiply(labels[rows, first][:, None, :], m2, out=_buffer("joint_rows", labels.shape, np.intp))
-        joint += labels
-        h_pair = entropy_from_counts(_count(joint, m2 * m2), self.n, self.table)
-        joint *= K
-        joint += ci
-        h_pair_c = entropy_from_counts(_count(joint, m2 * m2 * K), self.n, self.table)
-        lw = logw[rows, first][:, None] + logw
+        rows = np.arange(self.reps) if rows is None else np.asarray(rows, dtype=np.intp)
+        logw, h_c, h, h_given_c = (a[rows] for a in (logw, h_c, h, h_given_c))
+        block = max(1, _COUNT_CELLS // max(1, rows.size * m2 * m2 * K))
+        h_pair, h_pair_c = [], []
+        for j0 in range(0, self.F, block):
+            j1 = min(j0 + block, self.F)
+            pair, pairc = kernels.pair_class_counts(labels, codes, K, rows, first, m2, j0, j1)
+            h_pair.append(entropy_from_counts(pair, self.n, self.table))
+            h_pair_c.append(entropy_from_counts(pairc, self.n, self.table))
+        h_pair, h_pair_c = np.concatenate(h_pair, axis=1), np.concatenate(h_pair_c, axis=1)
+        lw = logw[np.arange(rows.size), first][:, None] + logw
         return {"h_pair": h_pair + lw, "h_pair_given_c": h_pair_c - h_c[:, None] + lw,
                 "h": h, "h_given_c": h_given_c, "h_c": h_c}
 
@@ -471,16 +468,16 @@ class BinnedBatch:
         with np.errstate(divide="ignore"):
             logw = np.log(width)
         h_c = entropy_from_counts(nc, self.n, self.table)
-        h, h_given_c = self._coarse_marginals(labels, m2, c, codes[:, None, :], K, h_c, logw)
+        h, h_given_c = self._coarse_marginals(labels, m2, c, codes, K, h_c, logw)
         return h_c, h, h_given_c
 
-    def _coarse_marginals(self, labels, m2, c, ci, K, h_c, logw):
+    def _coarse_marginals(self, labels, m2, c, codes, K, h_c, logw):
         """h(V_j) and h(V_j | C) on the bivariate grid's axes (cached for the last ``c``)."""
         cached = getattr(self, "_marg", None)
         if cached is not None and cached[0] is c:
             return cached[1]
-        h = entropy_from_counts(_count(labels, m2), self.n, self.table) + logw
-        hj_c = entropy_from_counts(_count(labels * K + ci, m2 * K), self.n, self.table)
+        h = entropy_from_counts(kernels.count_labels(labels, m2), self.n, self.table) + logw
+        hj_c = entropy_from_counts(kernels.count_labels_class(labels, codes, K, m2), self.n, self.table)
         out = (h, hj_c - h_c[:, None] + logw)
         self._marg = (c, out)
         return out
@@ -492,7 +489,7 @@ class BinnedBatch:
         iu, ju = pair_indices(self.F)
         if iu.size == 0:
             return out
-        s = _pair_xlogx(self._labels32(labels), m2, self.table)  # (reps, P)
+        s = kernels.pair_xlogx(labels, m2, self.table)  # (reps, P)
         with np.errstate(divide="ignore"):
             hij = np.log(self.n) - s / self.n + np.log(width[:, iu] * width[:, ju])
         mi = h[:, iu] + h[:, ju] - hij
@@ -501,87 +498,17 @@ class BinnedBatch:
         return out
 
 
-def _codes(x: np.ndarray) -> np.ndarray:
-    """Codes 0..K-1 of the distinct values of each (replication, feature) row of ``x`` (.., n),
-    in increasing order of the values."""
-    out = np.empty(x.shape, dtype=np.intp)
-    flat_x = x.reshape(-1, x.shape[-1])
-    flat_out = out.reshape(-1, x.shape[-1])
-    for r in range(flat_x.shape[0]):
-        flat_out[r] = np.unique(flat_x[r], return_inverse=True)[1]
-    return out
+_COUNT_CELLS = 1 << 22  # joint count cells made at a time by pair_class_rows
 
 
-def _pair_xlogx(labels: np.ndarray, m: int, table: np.ndarray) -> np.ndarray:
-    """sum c ln c of the joint histogram of every pair i < j, shape (reps, P), pairs in
-    ``pair_indices`` order.
-
-    A compiled kernel (numba): for each pair the m x m counts live in one small array that stays
-    in the L1 cache (:func:`_joint_xlogx`), so no temporary of size reps * P * n is needed (the
-    vectorised bincount form it replaces spent most of its time moving those temporaries).
-    """
-    lab = labels if labels.dtype == np.int32 and labels.flags.c_contiguous else np.ascontiguousarray(labels, dtype=np.int32)
-    return _pair_xlogx_kernel(lab, int(m), np.ascontiguousarray(table, dtype=np.float64))
-
-
-@numba.njit(cache=True, nogil=True)
-def _pair_xlogx_kernel(labels, m, table):  # pragma: no cover - compiled
-    reps, F, n = labels.shape
-    P = F * (F - 1) // 2
-    out = np.empty((reps, P))
-    counts = np.zeros(m * m, np.int64)
+def _codes(x: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """Codes 0..K-1 of the distinct values of each replication's ``features`` of ``x``, in
+    increasing order of the values: (reps, len(features), n), one feature at a time."""
+    reps, _, n = x.shape
+    out = np.empty((reps, len(features), n), dtype=np.int32)
     for r in range(reps):
-        p = 0
-        for i in range(F):
-            for j in range(i + 1, F):
-                out[r, p] = _joint_xlogx(labels[r, i], labels[r, j], m, table, counts)
-                p += 1
-    return out
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _joint_xlogx(li, lj, m, table, counts):  # pragma: no cover - compiled
-    """sum c ln c of the joint histogram of two label sequences; ``counts`` (m*m) is zero on
-    entry and on exit. A small grid (m^2 <= n) is counted and then summed cell by cell; a large
-    one accumulates table[c + 1] - table[c] as each cell grows and resets only the touched cells,
-    so that no pass over the m^2 cells is needed."""
-    n = li.shape[0]
-    s = 0.0
-    if m * m <= n:
-        for t in range(n):
-            counts[li[t] * m + lj[t]] += 1
-        for cell in range(m * m):
-            s += table[counts[cell]]
-            counts[cell] = 0
-    else:
-        for t in range(n):
-            cell = li[t] * m + lj[t]
-            c = counts[cell]
-            s += table[c + 1] - table[c]
-            counts[cell] = c + 1
-        for t in range(n):
-            counts[li[t] * m + lj[t]] = 0
-    return s
-
-
-def _row_xlogx(labels, rows, first, m: int, table) -> np.ndarray:
-    """sum c ln c of the joint histogram of (V_first[r], V_j), for r in ``rows`` and every j,
-    shape (len(rows), F); ``labels`` int32 (reps, F, n), cells m x m."""
-    return _row_xlogx_kernel(labels, np.ascontiguousarray(rows, dtype=np.intp),
-                             np.ascontiguousarray(first, dtype=np.intp), int(m),
-                             np.ascontiguousarray(table, dtype=np.float64))
-
-
-@numba.njit(cache=True, nogil=True)
-def _row_xlogx_kernel(labels, rows, first, m, table):  # pragma: no cover - compiled
-    R = rows.shape[0]
-    F = labels.shape[1]
-    out = np.empty((R, F))
-    counts = np.zeros(m * m, np.int64)
-    for q in range(R):
-        li = labels[rows[q], first[q]]
-        for j in range(F):
-            out[q, j] = _joint_xlogx(li, labels[rows[q], j], m, table, counts)
+        for q, f in enumerate(features):
+            out[r, q] = np.unique(x[r, f], return_inverse=True)[1]
     return out
 
 

@@ -130,6 +130,7 @@ def greedy(
     zero_beta: str = "explicit",
     first: np.ndarray | None = None,
     record: list | None = None,
+    progress=None,
     gamma=None,
 ) -> np.ndarray:
     """Forward selection for every replication at once: selected indices, shape (reps, steps).
@@ -138,7 +139,10 @@ def greedy(
     same for every method). Once a replication has stopped (-1) its later entries are -1 too.
     ``record``, a list, receives ``(values, available)`` of every step: the (reps, F) scores
     (MI(C, V) at step 1, the objective after) and the mask of the candidates they were taken over.
-    ``gamma``: beta-gamma's second coefficient (refused by the other methods).
+    ``progress``, a callable, is called as ``progress(step, steps)`` before each later step.
+    The objective reads the view through ``view.candidates()`` (the (reps, F) handle of every
+    feature) when the view has it. ``gamma``: beta-gamma's second coefficient (refused by the
+    other methods).
     """
     options = options or SelectionOptions()
     method = get_method(method) if isinstance(method, str) else method
@@ -154,10 +158,12 @@ def greedy(
     rows = np.arange(reps)
     alive = out[:, 0] >= 0
     available[rows[alive], out[alive, 0]] = False
-    candidates = np.broadcast_to(np.arange(F), (reps, F))
+    candidates = view.candidates() if hasattr(view, "candidates") else np.broadcast_to(np.arange(F), (reps, F))
+    # a stopped replication keeps a valid dummy handle; its result is discarded below
+    selected = [np.where(out[:, 0] >= 0, out[:, 0], 0)[:, None]]
     for step in range(1, steps):
-        # a stopped replication keeps a valid dummy handle; its result is discarded below
-        selected = [np.where(out[:, s] >= 0, out[:, s], 0)[:, None] for s in range(step)]
+        if progress is not None:
+            progress(step, steps)
         values = np.broadcast_to(
             method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading,
                              zero_beta=zero_beta, gamma=gamma),
@@ -169,6 +175,7 @@ def greedy(
         alive &= choice >= 0
         out[:, step] = np.where(alive, choice, -1)
         available[rows[alive], choice[alive]] = False
+        selected.append(np.where(alive, choice, 0)[:, None])
     return out
 
 

@@ -11,8 +11,9 @@ arrays over replications; handles are ints or int arrays whose first axis is the
 The quantities of a pair are computed **lazily**: when an objective asks for MI(V_i, V_s) with
 V_s selected, the whole row of V_s (every feature against V_s) is estimated once and kept; rows of
 features never selected are never estimated. Greedy selection of K features among F therefore
-costs F x K pair estimates, not F^2. Each entry of a symmetric matrix is set once, from the first
-row computed through it, so the matrices are exactly symmetric.
+costs F x K pair estimates, and keeps them in O(F x K) memory (:class:`_Rows`), never an F x F
+matrix. Each entry of a symmetric quantity is set once, by the first row computed through it, so
+reads of (i, j) and (j, i) give the same float.
 
 :class:`HistogramValues` reads the histogram estimator (:mod:`fstheory.selection.estimators`),
 :class:`KnnValues` the k-nearest-neighbour one (:mod:`fstheory.selection.knn`). For the pair
@@ -42,30 +43,57 @@ from fstheory.selection.sets import set_mi
 __all__ = ["HistogramValues", "KnnValues"]
 
 
-class _Symmetric:
-    """A (reps, F, F) matrix filled row by row; ``known`` marks the set entries."""
+class _Rows:
+    """The computed rows of one symmetric pair quantity: row ``slot[r, f]`` of ``data`` holds the
+    quantity of feature f against every feature in replication r (-1: not computed).
+
+    Memory is O(rows computed x F), never F x F. Each entry of the symmetric matrix is set once,
+    by the first row computed through it: a new row takes, against a feature whose row exists,
+    that row's value, so both rows hold the same float and a read may use either.
+    """
 
     def __init__(self, reps: int, F: int):
-        self.values = np.full((reps, F, F), np.nan)
-        self.known = np.zeros((reps, F, F), dtype=bool)
-        self.row_done = np.zeros((reps, F), dtype=bool)
+        self.slot = np.full((reps, F), -1, dtype=np.intp)
+        self.data = np.empty((0, F))
+        self.size = 0
 
-    def fill(self, rows: np.ndarray, first: np.ndarray, new: np.ndarray) -> None:
-        keep = self.known[rows, first, :]
-        merged = np.where(keep, self.values[rows, first, :], new)
-        self.values[rows, first, :] = merged
-        self.values[rows, :, first] = merged
-        self.known[rows, first, :] = True
-        self.known[rows, :, first] = True
-        self.row_done[rows, first] = True
+    def add(self, rows: np.ndarray, first: np.ndarray, new: np.ndarray) -> None:
+        """Store the rows ``new`` (len(rows), F) of features ``first`` in replications ``rows``
+        (one feature per replication)."""
+        earlier = self.slot[rows]  # (k, F): the rows already computed in those replications
+        has = earlier >= 0
+        if has.any():
+            new = np.where(has, self.data[np.where(has, earlier, 0), first[:, None]], new)
+        k = rows.size
+        if self.size + k > self.data.shape[0]:
+            grown = np.empty((max(2 * self.data.shape[0], self.size + k, 8), self.data.shape[1]))
+            grown[: self.size] = self.data[: self.size]
+            self.data = grown
+        self.data[self.size: self.size + k] = new
+        self.slot[rows, first] = np.arange(self.size, self.size + k)
+        self.size += k
+
+    def read(self, r, i, j) -> np.ndarray:
+        """Entries (r, i, j), broadcast; the row of j, or else of i, must exist."""
+        sj = self.slot[r, j]
+        if (sj >= 0).all():
+            return self.data[sj, i]
+        si = self.slot[r, i]
+        own = sj >= 0
+        return np.where(own, self.data[np.where(own, sj, 0), i], self.data[np.where(own, 0, si), j])
+
+    def row(self, r: int, f: int) -> np.ndarray:
+        """The stored row of feature f in replication r, as a (1, F) view (not to be written)."""
+        s = self.slot[r, f]
+        return self.data[s: s + 1]
 
 
 class _LazyValues:
-    """Shared machinery: univariate arrays, lazy symmetric pair matrices, handle broadcasting.
+    """Shared machinery: univariate arrays, lazy rows of the pair quantities, handle broadcasting.
 
     Subclasses set ``h_``, ``mi_c_`` (reps, F), ``_h_c`` (reps,), ``_mi_c_grid`` (reps, F) (the
     MI(C; Vj) consistent with the pair quantities) and implement ``_rows(group, first, rows)``,
-    returning a dict of (len(rows), F) arrays for the matrices of ``group`` ("mi" or "class").
+    returning a dict of (len(rows), F) arrays for the quantities of ``group`` ("mi" or "class").
     """
 
     _GROUPS = {"mi": ("mi",), "class": ("mi_c_pair", "mi_given_c", "h_pair_given_c")}
@@ -73,53 +101,67 @@ class _LazyValues:
     def _init_store(self, reps: int, F: int) -> None:
         self.reps, self.n_features = reps, F
         self._rows_index = np.arange(reps)
-        self._matrices: dict = {}
+        self._all = np.broadcast_to(np.arange(F), (reps, F))
+        self._store: dict = {}
 
-    def _matrix(self, name: str) -> _Symmetric:
-        """The matrix of a quantity, allocated when first read."""
-        if name not in self._matrices:
-            self._matrices[name] = _Symmetric(self.reps, self.n_features)
-        return self._matrices[name]
+    def candidates(self) -> np.ndarray:
+        """The handle of every feature as a candidate, (reps, F) (feature j in column j); reads
+        through it of a computed row need no gather."""
+        return self._all
+
+    def _matrix(self, name: str) -> _Rows:
+        """The rows of a quantity, allocated when first read."""
+        if name not in self._store:
+            self._store[name] = _Rows(self.reps, self.n_features)
+        return self._store[name]
 
     def rows_computed(self, group: str = "mi") -> int:
         """How many (replication, feature) rows of a group have been estimated (for tests and
         the performance account)."""
         name = self._GROUPS[group][0]
-        return int(self._matrices[name].row_done.sum()) if name in self._matrices else 0
+        return int((self._store[name].slot >= 0).sum()) if name in self._store else 0
 
     def _r(self, *handles):
         nd = max(np.ndim(x) for x in handles)
         return self._rows_index.reshape((self.reps,) + (1,) * max(nd - 1, 0)) if nd else self._rows_index
 
     def _ensure(self, group: str, r: np.ndarray, f: np.ndarray, distinct: bool = False) -> None:
-        done = self._matrix(self._GROUPS[group][0]).row_done
+        done = self._matrix(self._GROUPS[group][0]).slot
         if distinct:
             missing = np.stack([r.ravel(), f.ravel()])
         else:
             missing = np.unique(np.stack([r.ravel(), f.ravel()]), axis=1)
-        missing = missing[:, ~done[missing[0], missing[1]]]
+        missing = missing[:, done[missing[0], missing[1]] < 0]
         while missing.shape[1]:
             # one feature per replication per call (the estimators compute one row per replication)
             _, first_of_rep = np.unique(missing[0], return_index=True)
             rows, first = missing[0, first_of_rep], missing[1, first_of_rep]
             for name, new in self._rows(group, first, rows).items():
-                self._matrix(name).fill(rows, first, np.asarray(new, dtype=float) + 0.0)
-            missing = missing[:, ~done[missing[0], missing[1]]]
+                self._matrix(name).add(rows, first, np.asarray(new, dtype=float) + 0.0)
+            missing = missing[:, done[missing[0], missing[1]] < 0]
 
     def _pair(self, name: str, group: str, i, j):
+        if i is self._all and self.reps == 1 and getattr(j, "shape", None) == (1, 1):
+            # every candidate against one feature (the greedy's read): the stored row itself
+            s = int(j[0, 0])
+            store = self._store.get(name)
+            if store is None or store.slot[0, s] < 0:
+                self._ensure(group, np.zeros(1, np.intp), np.array([s]), distinct=True)
+                store = self._store[name]
+            return store.row(0, s)
         i, j = np.asarray(i), np.asarray(j)
         r = self._r(i, j)
-        values = self._matrix(name).values
+        store = self._matrix(name)
         # estimate the rows of the selected side: a handle with one feature per replication
         for side in (j, i):
             if side.ndim == 0 or (side.ndim == 1 and side.shape[0] == self.reps) or \
                     (side.shape[0] == self.reps and all(d == 1 for d in side.shape[1:])):
                 rows = np.broadcast_to(r, side.shape) if side.ndim else self._rows_index
                 self._ensure(group, rows.ravel(), np.broadcast_to(side, rows.shape).ravel(), distinct=True)
-                return values[r, i, j]
+                return store.read(r, i, j)
         r_b, i_b, j_b = np.broadcast_arrays(r, i, j)
         self._ensure(group, r_b, j_b)
-        return values[r_b, i_b, j_b]
+        return store.read(r_b, i_b, j_b)
 
     # --- the accessors of the values-view contract ----------------------------------------------
     def h(self, i):

@@ -26,8 +26,14 @@ def _paper_like(n=2000, seed=0):
     return np.column_stack([x, 3 * x + 1, y, x - y, z]), (x + 0.2 * y >= 0)
 
 
-def test_check_estimator():
-    results = check_estimator(MIFeatureSelector(), on_fail=None)
+@pytest.mark.parametrize("params", [
+    {},
+    # two requested of the one feature of check_fit2d_1feature: refused with "n_features = 1"
+    {"method": "mrmr", "n_features_to_select": 2},
+    {"method": "cmim", "reading": "fleuret", "n_features_to_select": 1},
+], ids=["defaults", "two-of-one-feature", "cmim-fleuret"])
+def test_check_estimator(params):
+    results = check_estimator(MIFeatureSelector(**params), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
     assert failed == []
     assert len(results) > 30
@@ -93,6 +99,7 @@ def test_discrete_features_are_plug_in_and_labels_of_any_type():
     labels = np.array(["cat", "dog", "eel"])[(X[:, 0] + rng.integers(0, 2, 300)).astype(int) % 3]
     sel = MIFeatureSelector(method="mrmr", n_features_to_select=2).fit(X, labels)
     assert sel.discrete_features_.all() and sel.classes_.tolist() == ["cat", "dog", "eel"]
+    assert sel.explain().splitlines()[1] == "discrete (plug-in entropies): all"
     codes = np.unique(labels, return_inverse=True)[1]
     expected = [mutual_info_score(codes, X[:, j]) for j in range(3)]
     np.testing.assert_allclose(sel.scores_[0], expected, atol=1e-12)
@@ -114,8 +121,23 @@ def test_knn_estimator_is_reproducible_with_random_state():
     (dict(method="nope"), "parameter 'method' must be one of"),
     (dict(method="mifs"), "parameter 'beta' is required for MIFS"),
     (dict(method="mrmr", beta=0.5), "parameter 'beta' is not accepted by mRMR"),
-    (dict(n_features_to_select=9), "parameter 'n_features_to_select' must be <= the number of features, 5"),
-    (dict(discrete_features=[7]), "parameter 'discrete_features' must hold feature indices in [0, 5)"),
+    (dict(n_features_to_select=9), "parameter 'n_features_to_select' must be <= n_features = 5 (got 9)"),
+    (dict(discrete_features=[7]), ("parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
+                                   "entries or an array of feature indices in [0, 5) (got 7 among [7])")),
+    (dict(n_features_to_select=True), ("parameter 'n_features_to_select' must be an int >= 1, a fraction in "
+                                       "(0, 1] or None (got True)")),
+    (dict(n_features_to_select=np.True_), "The 'n_features_to_select' parameter of MIFeatureSelector must be"),
+    (dict(n_neighbors=True), "parameter 'n_neighbors' must be an int >= 1 (got True)"),
+    (dict(discrete_features=[-1]), ("parameter 'discrete_features' must be 'auto', a bool, a boolean mask of 5 "
+                                    "entries or an array of feature indices in [0, 5) (got -1 among [-1])")),
+    (dict(discrete_features=[0.5]), "feature indices in [0, 5) (got [0.5])"),
+    (dict(discrete_features=["x0"]), "feature indices in [0, 5) (got ['x0'])"),
+    (dict(discrete_features=[[0, 1]]), "feature indices in [0, 5) (got an array of shape (1, 2))"),
+    (dict(discrete_features=[True, False]), "feature indices in [0, 5) (got a mask of 2 entries)"),
+    (dict(method="cmim", reading="table"), ("parameter 'reading' of CMIM must be one of original, fleuret, "
+                                            "unified (got 'table')")),
+    (dict(method="mrmr", reading="fleuret"), "parameter 'reading' of mRMR must be one of table, text (got 'fleuret')"),
+    (dict(reading=3), "The 'reading' parameter of MIFeatureSelector must be an instance of 'str' or None"),
     (dict(histogram_options={"joint": "cubic"}), "estimator option 'joint' must be one of"),
     (dict(estimator="kde"), "'estimator' parameter of MIFeatureSelector must be a str among"),
 ])
@@ -166,3 +188,78 @@ def test_methods_reading_the_joint_quantities_run(monkeypatch, estimator):
         # JMI's second step is the pair that carries the class: X (or 3X+1) with Y or X-Y
         if key == "t-jmi":
             assert sel.order_[1] in (2, 3)
+
+
+def test_a_single_class_is_refused():
+    """Every MI with a one-class target is 0: no selection is informative (scikit-learn's
+    classifiers refuse one class the same way)."""
+    X, _ = _paper_like(100)
+    with pytest.raises(ValueError, match=r"y has 1 class \('a'\): the MI of every feature with a single class is 0"):
+        MIFeatureSelector().fit(X, ["a"] * 100)
+
+
+@pytest.mark.parametrize("method, reading", [(key, r) for key, m in METHODS.items() for r in m.readings])
+def test_every_reading_of_every_method_is_accepted(method, reading):
+    X, y = _paper_like(800)
+    beta = 0.5 if METHODS[method].has_beta else None
+    gamma = 0.5 if METHODS[method].has_gamma else None
+    sel = MIFeatureSelector(method=method, reading=reading, beta=beta, gamma=gamma,
+                            n_features_to_select=3).fit(X, y)
+    assert len(sel.order_) == 3
+    if METHODS[method].readings_differ:
+        assert f"{reading} reading" in sel.explain().splitlines()[0]
+
+
+def test_the_fleuret_reading_is_the_running_minimum():
+    """CMIM's fleuret reading at step 2 is min(MI(C,Vi), MI(C;Vi|Vs)): the step-1 scores and the
+    original reading's step-2 scores give it exactly."""
+    X, y = _paper_like(1500)
+    original = MIFeatureSelector(method="cmim", n_features_to_select=2).fit(X, y)
+    fleuret = MIFeatureSelector(method="cmim", reading="fleuret", n_features_to_select=2).fit(X, y)
+    assert original.order_[0] == fleuret.order_[0]
+    np.testing.assert_array_equal(fleuret.scores_[1], np.minimum(original.scores_[0], original.scores_[1]) + 0.0)
+
+
+def test_method_and_reading_choices_come_from_the_registry(monkeypatch):
+    from fstheory.orderings.methods import Method, Reading
+
+    def novel(ops, v, i, S, beta):
+        return ops.min([v.mi_c_pair(i, s) for s in S])
+
+    r = Reading(novel, "", "", "test")
+    monkeypatch.setitem(METHODS, "t-novel", Method("t-novel", "NOVEL", "test", False,
+                                                   {"original": r, "novel": r}, "original", dimension=3))
+    X, y = _paper_like(600)
+    sel = MIFeatureSelector(method="t-novel", reading="novel", n_features_to_select=2).fit(X, y)
+    assert sel.order_[0] in (0, 1)
+    with pytest.raises(ValueError, match=r"parameter 'reading' of NOVEL must be one of original, novel \(got 'fleuret'\)"):
+        MIFeatureSelector(method="t-novel", reading="fleuret").fit(X, y)
+    with pytest.raises(ValueError, match="parameter 'method' must be one of mifs, .*, t-novel"):
+        MIFeatureSelector(method="nope").fit(X, y)
+
+
+def test_the_docstring_lists_every_method_and_reading():
+    doc = MIFeatureSelector.__doc__
+    for key, m in METHODS.items():
+        assert f'"{key}"' in doc
+        for reading in m.readings:
+            assert reading in doc
+    assert "cmim: original, fleuret, unified" in doc and "jmi: original, unified, interaction" in doc
+
+
+def test_auto_discreteness_is_documented_and_reported():
+    rng = np.random.default_rng(6)
+    n = 2000
+    many, few = rng.integers(0, 60, n), rng.integers(0, 5, n)  # 60 levels > ceil(sqrt(2000)) = 45
+    X = np.column_stack([many, rng.normal(size=n), few, np.full(n, 3.0)]).astype(float)
+    y = ((many > 30) ^ (few > 2)).astype(int)
+    sel = MIFeatureSelector(n_features_to_select=2).fit(X, y)
+    assert sel.discrete_features_.tolist() == [False, False, True, True]
+    lines = sel.explain().splitlines()
+    assert lines[1] == "discrete (plug-in entropies): x2, x3"
+    assert lines[2] == "integer-valued but binned as continuous (more than 45 distinct values): x0"
+    sel = MIFeatureSelector(n_features_to_select=2, discrete_features=[0, 2, 3]).fit(X, y)
+    assert sel.explain().splitlines()[1] == "discrete (plug-in entropies): x0, x2, x3"
+    assert "binned as continuous" not in sel.explain()
+    doc = MIFeatureSelector.__doc__
+    assert "at most ceil(sqrt(n_samples)) distinct values" in doc and "60 levels" in doc
