@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas reproduce-atlas-3d clean references
+.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas reproduce-atlas-3d reproduce-atlas-libraries clean references
 
 # Peer libraries for the selector's comparisons live in their own environment, never in
 # fstheory's dependencies (scripts/bench_peers.txt). A peer that fails to install is skipped and
@@ -66,6 +66,10 @@ reproduce-atlas: $(STAMP)
 # reproduce-atlas writes them too.
 reproduce-atlas-3d: $(STAMP)
 	$(PY) -m fstheory.atlas.report reports/atlas 2 3d=uniform,normal,laplace
+
+# The rows of the methods of FEAST and praznik over k (reports/atlas/klib_*) alone.
+reproduce-atlas-libraries: $(STAMP)
+	$(PY) -m fstheory.atlas.report reports/atlas 2 lib=uniform,normal,laplace
 
 # Regenerate the stored high-precision second-route references (slow; run by hand, commit the JSON).
 references: $(STAMP)

@@ -51,10 +51,11 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     fixed = _fixed(args, scenario, vary)
     beta = args.beta
     if "beta" not in vary:
-        method.check(beta, args.reading, args.zero_beta)
+        method.check(beta, args.reading, args.zero_beta, args.gamma)
     specs = [AtlasSpec(method=method.key, parameter=v, lo=r[0], hi=r[1], scenario=name,
                        scenario_file=args.scenario_file, fixed=fixed, beta=beta,
                        reading=args.reading, zero_beta=args.zero_beta, digits=digits,
+                       gamma=args.gamma,
                        grid=args.grid) for v, r in zip(vary, ranges)]
     point = dict(fixed)
     for s in specs:  # bind once: a fixed parameter out of its domain fails here, before the work

@@ -22,6 +22,9 @@ MI(V_i;V_j|C)              r(MI(V_i,V_j)) + r(MI(C,V_i)) + r(MI(C,V_j)) + r(MI(C
                            (0 and +inf when they are structural)
 H(V_i,V_j,C)               r(h(V_i)) + r(h(V_j)) + r(MI(V_i,V_j)) + r(H(C)) + r(MI(C;{V_i,V_j}))
                            (-inf when structural)
+MI(C;V_T), a set T         as MI(C;{V_i,V_j}) (``rel`` or ``rel_exact`` by its derivation)
+MI(C;V_i|V_T)              r(MI(C;V_T+{V_i})) + r(MI(C;V_T)) (an exact 0 when the two sets
+                           have the same derivation)
 =========================  ===============================================================
 
 A computed 0 with a nonzero radius is the interval [-r, r], not an exact 0: a division by it is
@@ -87,8 +90,8 @@ def enclosure(x: ExtendedReal, radius) -> IX:
 
 class LowStageView:
     """The values view (``h``, ``mi_c``, ``mi``, ``h_c``, ``mi_c_pair``, ``cmi_c``,
-    ``mi_given_c``, ``h_pair_c``) of the low-precision values ``v`` of one point, in the
-    interval world (module docstring)."""
+    ``mi_given_c``, ``h_pair_c``, ``mi_c_set``, ``cmi_c_set``) of the low-precision values ``v``
+    of one point, in the interval world (module docstring)."""
 
     def __init__(self, v, rel, rel_exact):
         self.v, self.rel, self.rel_exact = v, mpmath.mpf(rel), mpmath.mpf(rel_exact)
@@ -115,14 +118,20 @@ class LowStageView:
         elif what == "hc":
             kind = self.st.class_entropy().kind if self.st else None
             out = self._r(v.h_c(), ex if kind in ("zero", "ln2") else self.rel)
-        else:  # "pair"
+        elif what == "pair":
             i, j = ij
-            d = self.st.mi_class_set((min(i, j), max(i, j))) if self.st else None
-            exact = d is not None and d.kind in _EXACT_PAIRS and not (
-                d.kind == "two-point" and sp.sympify(d.expr).has(sp.Integral))
-            out = self._r(v.mi_c_pair(i, j), ex if exact else self.rel)
+            out = self._r(v.mi_c_pair(i, j), ex if self._exact_set((i, j)) else self.rel)
+        else:  # "set"
+            (T,) = ij
+            out = self._r(v.mi_c_set(T), ex if self._exact_set(T) else self.rel)
         self._memo[key] = out
         return out
+
+    def _exact_set(self, T) -> bool:
+        """MI(C; V_T) comes from an exact expression (not the numerical route or an integral)."""
+        d = self.st.mi_class_set(tuple(sorted(T))) if self.st else None
+        return d is not None and d.kind in _EXACT_PAIRS and not (
+            d.kind == "two-point" and sp.sympify(d.expr).has(sp.Integral))
 
     def h(self, i):
         return enclosure(self.v.h(i), self._radius(("h", i)))
@@ -159,13 +168,29 @@ class LowStageView:
              + self._radius(("hc",)) + self._radius(("pair", i, j)))
         return enclosure(self.v.h_pair_c(i, j), r)
 
+    def _set_radius(self, T):
+        T = tuple(sorted(set(T)))
+        return self._radius(("mi_c", T[0])) if len(T) == 1 else self._radius(("set", T))
 
-def objective(method, view: LowStageView, i: int, prefix, beta, reading, zero_beta) -> IX:
+    def mi_c_set(self, T):
+        return enclosure(self.v.mi_c_set(T), self._set_radius(T))
+
+    def cmi_c_set(self, i, T):
+        T = tuple(sorted(set(T)))
+        whole = tuple(sorted(T + (i,)))
+        if self.st and self.st.mi_class_set(whole).key == self.st.mi_class_set(T).key:
+            return IX.ZERO
+        r = self._set_radius(whole) + self._set_radius(T)
+        return enclosure(self.v.cmi_c_set(i, T), r)
+
+
+def objective(method, view: LowStageView, i: int, prefix, beta, reading, zero_beta,
+              gamma=None) -> IX:
     """obj(V_i) after ``prefix`` in the interval world (MI(C, V_i) for the first step)."""
     if not prefix:
         return view.mi_c(i)
     return method.objective(IntervalOps(), view, i, list(prefix), beta, reading=reading,
-                            zero_beta=zero_beta)
+                            zero_beta=zero_beta, gamma=gamma)
 
 
 def decided(fw: IX, fc: IX, w: int, c: int) -> bool:

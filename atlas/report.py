@@ -10,6 +10,9 @@ generated):
 * ``k3d_<scenario>.{json,md}`` -- the same for the twelve 3-D method rows (JMI, CMIM, JMIM,
   CIFE, DISR, ICAP with each distinct reading), sampled and bracketed on a coarser grid
   (:data:`GRID_3D`);
+* ``klib_<scenario>.{json,md}`` -- the same for the methods of FEAST and praznik
+  (:func:`rows_libraries`), on the grid of the 3-D rows; written by ``make
+  reproduce-atlas-libraries`` (:func:`only_libraries`), not by ``make reproduce-atlas``;
 * ``map_<scenario>_<method>.{png,pdf,json}`` -- the phase maps over (k, beta) in [0, 1]^2;
 * ``delta_uniform.{json,md}``, ``sigma_normal.{json,md}`` -- the sweeps over the law's scale at
   k = 0.2 and 0.8;
@@ -37,7 +40,8 @@ from fstheory.atlas.figures import write_atomic, write_map
 from fstheory.atlas.phase_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
 
-__all__ = ["method_rows", "rows_3d", "main", "SCENARIOS", "DIGITS", "GRID_3D"]
+__all__ = ["method_rows", "rows_3d", "rows_libraries", "only_libraries", "main", "SCENARIOS",
+           "DIGITS", "GRID_3D"]
 
 SCENARIOS = ("uniform", "normal", "laplace")
 TITLES = {"uniform": "Scenario I", "normal": "Scenario II", "laplace": "Scenario III"}
@@ -54,13 +58,55 @@ COLUMNS = 41
 
 def method_rows() -> list[tuple[str, str | None]]:
     """Every registered 2-D method, with beta in 0, 0.4, 0.7, 1 for those that take it."""
-    return [(m, b) for m in method_names(2)
+    return [(m, b) for m in method_names(family="paper")
             for b in (BETAS if get_method(m).has_beta else (None,))]
 
 
 def rows_3d() -> list[tuple[str, str]]:
     """Every registered 3-D method with each of its distinct readings (12 rows)."""
-    return [(m, r) for m in method_names(3) for r, _ in get_method(m).distinct_readings()]
+    return [(m, r) for m in method_names(family="3d") for r, _ in get_method(m).distinct_readings()]
+
+
+#: beta-gamma's point in the libraries' rows: between its named points (which are other rows).
+LIBRARY_BETA_GAMMA = ("1/2", "1/2")
+
+
+def rows_libraries() -> list[tuple[str, str, str | None, str | None]]:
+    """(method, reading, beta, gamma) of every method of FEAST and praznik with each distinct
+    reading; beta-gamma at :data:`LIBRARY_BETA_GAMMA`."""
+    out = []
+    for m in method_names(family="libraries"):
+        method = get_method(m)
+        b, g = LIBRARY_BETA_GAMMA if method.has_gamma else (None, None)
+        out += [(m, r, b, g) for r, _ in method.distinct_readings()]
+    return out
+
+
+def _row_library_task(args):
+    scenario, method, reading, beta, gamma = args
+    spec = AtlasSpec(method=method, parameter="k", lo="0", hi="1", scenario=scenario,
+                     reading=reading, beta=beta, gamma=gamma, digits=DIGITS, grid=GRID_3D)
+    return atlas(spec, certify=None).to_json()
+
+
+def only_libraries(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None) -> int:
+    """The rows of the methods of FEAST and praznik over k (``klib_<scenario>.*``, one task per
+    row); no other file is touched."""
+    out = Path(out)
+    wall = time.perf_counter()
+    tasks = [(s,) + row for s in scenarios for row in rows_libraries()]
+    results = _run(_row_library_task, tasks, jobs, scheduler, progress_printer(), "library rows")
+    sweeps: dict = {}
+    for t, r in zip(tasks, results):
+        sweeps.setdefault(t[0], []).append(r)
+    for s, rs in sweeps.items():
+        _write_text(out / f"klib_{s}.json", json.dumps(rs, indent=1))
+        _write_text(out / f"klib_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings of the methods "
+                                                  f"of FEAST and praznik over k in [0, 1] "
+                                                  f"({GRID_3D} sample points)"))
+    print(f"atlas: library rows of {', '.join(scenarios)} written after "
+          f"{time.perf_counter() - wall:.0f} s", file=sys.stderr)
+    return 0
 
 
 def _groups_3d() -> list[list[tuple[str, str]]]:
@@ -272,11 +318,14 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=S1,S2]
+if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=S1,S2 | lib=S1,S2]
     # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
-    # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only
+    # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only; lib=S1,S2: the rows of
+    # the methods of FEAST and praznik of those scenarios only
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]
     _jobs = int((sys.argv[2:3] or ["2"])[0])
     if sys.argv[3:4] and sys.argv[3].startswith("3d="):
         sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), jobs=_jobs))
+    if sys.argv[3:4] and sys.argv[3].startswith("lib="):
+        sys.exit(only_libraries(_out, tuple(sys.argv[3][4:].split(",")), jobs=_jobs))
     sys.exit(main(_out, jobs=_jobs, with_3d=sys.argv[3:4] == ["3d"]))

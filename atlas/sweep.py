@@ -91,6 +91,7 @@ class AtlasSpec:
     zero_beta: str = "explicit"
     digits: int = 20
     grid: int = 48
+    gamma: str | None = None
 
     def load_scenario(self):
         from fstheory.scenarios.registry import resolve_scenario
@@ -254,7 +255,8 @@ class _Sweep:
         self.on_beta = self.param in METHOD_PARAMETERS
         fixed = dict(spec.fixed)
         beta = None if self.on_beta else spec.beta
-        self.method.check(Fraction(1, 2) if self.on_beta else beta, spec.reading, spec.zero_beta)
+        self.method.check(Fraction(1, 2) if self.on_beta else beta, spec.reading, spec.zero_beta,
+                          spec.gamma)
         vary = () if self.on_beta else (self.param,)
         mid = (as_exact(spec.lo) + as_exact(spec.hi)) / 2
         ref = {} if self.on_beta else {self.param: mid}
@@ -271,7 +273,7 @@ class _Sweep:
         """The values at ``t``; ``low``: the joint values at :data:`LOW_DIGITS` (3-D methods).
         At an irrational special point (a pole, :mod:`fstheory.atlas.poles`) the
         joint values are the open range's closed forms there, exact, at the working digits."""
-        if exact and self.method.dimension == 3 and not self.on_beta and not as_exact(t).is_Rational:
+        if exact and self.method.reads_joint and not self.on_beta and not as_exact(t).is_Rational:
             key = as_exact(t)
             if key not in self._at_pole:
                 from fstheory.atlas.certificate import certify as atlas_certify
@@ -296,7 +298,7 @@ class _Sweep:
         """3-D methods: orderings and brackets first at :data:`LOW_DIGITS` joint values (their
         numerical-route pairs cost seconds each), kept only where every comparison holds for
         every value within their error, term by term (else recomputed at the working digits)."""
-        return self.method.dimension == 3 and self.spec.digits > LOW_DIGITS
+        return self.method.reads_joint and self.spec.digits > LOW_DIGITS
 
     def order(self, t, exact: bool = False) -> tuple[tuple[int, ...], bool]:
         start = ()
@@ -308,7 +310,7 @@ class _Sweep:
         v = self.values(t, exact)
         # ties at the precision of the values (10^-(digits+5)), not at the printed digits
         r = select(v, self.method, self.beta_at(t), reading=self.spec.reading,
-                   zero_beta=self.spec.zero_beta, digits=self.tie_digits,
+                   zero_beta=self.spec.zero_beta, digits=self.tie_digits, gamma=self.spec.gamma,
                    start=start)
         return tuple(r.order), r.stop is not None
 
@@ -325,7 +327,7 @@ class _Sweep:
         v = self.values(t, exact, low=True)
         beta = self.beta_at(t)
         r = select(v, self.method, beta, reading=self.spec.reading,
-                   zero_beta=self.spec.zero_beta, digits=LOW_ACCURACY)
+                   zero_beta=self.spec.zero_beta, digits=LOW_ACCURACY, gamma=self.spec.gamma)
         order, stopped = tuple(r.order), r.stop is not None
         view = lowstage.LowStageView(v, LOW_ERROR, mpmath.mpf(10) ** -(LOW_ACCURACY + 2))
         with mpmath.workdps(LOW_ACCURACY + 4):
@@ -340,7 +342,8 @@ class _Sweep:
                         return order, stopped, n
                     break
                 enc = {c: lowstage.objective(self.method, view, c, prefix, beta,
-                                             self.spec.reading, self.spec.zero_beta)
+                                             self.spec.reading, self.spec.zero_beta,
+                                             self.spec.gamma)
                        for c in rest}
                 w = order[n]
                 for c, fc in objs.items():
@@ -368,12 +371,14 @@ class _Sweep:
         if not selected:
             return v.mi_c(i)
         return self.method.objective(EXACT_OPS, v, i, list(selected), self.beta_at(t),
-                                     reading=self.spec.reading, zero_beta=self.spec.zero_beta)
+                                     reading=self.spec.reading, zero_beta=self.spec.zero_beta,
+                                     gamma=self.spec.gamma)
 
     def method_text(self) -> str:
         if self.on_beta:
             return f"{self.method.display} (beta varied)"
-        return self.method.describe(self.spec.beta, self.spec.reading, self.spec.zero_beta)
+        return self.method.describe(self.spec.beta, self.spec.reading, self.spec.zero_beta,
+                                    self.spec.gamma)
 
 
 _SWEEPS: dict = {}
@@ -722,8 +727,12 @@ def _kind(v: ExtendedReal) -> str:
 def _special_cause(sw: _Sweep, s, left_pt, right_pt) -> str:
     """Which varying values change kind or sign at the special point ``s``."""
     if sw.on_beta:
+        if s != 0:
+            return "end of the range"
+        if sw.spec.zero_beta == "drop":
+            return "beta = 0 exactly (the redundancy term is left out there: --zero-beta drop)"
         return ("beta = 0 exactly (the redundancy term is evaluated as written: 0 times an "
-                "infinite term is 0*inf)" if s == 0 else "end of the range")
+                "infinite term is 0*inf)")
     at = sw.values(s, exact=True)
     sides = [sw.values(p) for p in (left_pt, right_pt) if p is not None]
     parts = []
@@ -802,9 +811,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     # and its joint values need the scenario bound at the point (rational: such zeros are often
     # not, delta = exp(-1/2)/10 + 2/15 for h = 0 in Scenario I); its special points are the
     # zeros of the H(Vi,Vj,C) it divides by, where the joint values are the open closed forms
-    zeros = _pole_points(sw) if sw.method.dimension == 3 else _entropy_zeros(sw, lo, hi)
+    zeros = _pole_points(sw) if sw.method.reads_joint else _entropy_zeros(sw, lo, hi)
     special = [lo] + zeros + [hi]
-    bind = sw.method.dimension == 3 or bool(sw.pv.numeric_varying)
+    bind = sw.method.reads_joint or bool(sw.pv.numeric_varying)
     per_unit = max(spec.grid, 4)
     grid_pts = []
     for s0, s1 in zip(special, special[1:]):

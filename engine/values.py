@@ -24,6 +24,9 @@ MI(V_i; V_j | C), H(V_i, V_j, C)) are computed only when asked: either given at 
 ``v.cmi_c(i, j)``           MI(C; V_i | V_j) (0 on the diagonal)
 ``v.mi_given_c(i, j)``      MI(V_i; V_j | C) (+inf on the diagonal)
 ``v.h_pair_c(i, j)``        H(V_i, V_j, C), the mixed joint entropy
+``v.mi_c_set(T)``           MI(C; V_T) for a set T of features (a tuple of indices;
+                            :mod:`fstheory.engine.evaluate_sets`, computed on first use)
+``v.cmi_c_set(i, T)``       MI(C; V_i | V_T) = MI(C; V_T + {V_i}) - MI(C; V_T)
 ==========================  =========================================================
 """
 
@@ -75,6 +78,9 @@ class ScenarioValues:
     provenance: dict = field(default_factory=dict, compare=False)
     joint: JointValues | None = field(default=None, compare=False, repr=False)
     joint_source: Callable | None = field(default=None, compare=False, repr=False)
+    #: the set quantities (:func:`fstheory.engine.evaluate_sets.set_quantities`), kept on first
+    #: use; not an argument, so a ``replace`` of these values starts without them
+    sets: object = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         n = len(self.labels)
@@ -132,3 +138,15 @@ class ScenarioValues:
 
     def h_pair_c(self, i: int, j: int) -> ExtendedReal:
         return self.joint_values().h_pair_class[i][j]
+
+    def mi_c_set(self, indices) -> ExtendedReal:
+        """MI(C; V_T) for the features ``indices`` (any order; repeats ignored)."""
+        from fstheory.engine.evaluate_sets import set_quantities
+
+        return set_quantities(self).mi_c_set(indices)
+
+    def cmi_c_set(self, i: int, indices) -> ExtendedReal:
+        """MI(C; V_i | V_T) = MI(C; V_T + {V_i}) - MI(C; V_T) for the features ``indices``."""
+        from fstheory.engine.evaluate_sets import set_quantities
+
+        return set_quantities(self).cmi_c_set(i, indices)

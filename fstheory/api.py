@@ -161,25 +161,30 @@ class ScenarioPoint:
 
     def order(self, method: str, beta: float | str | Fraction | None = None, *,
               reading: str | None = None, zero_beta: str = "explicit",
-              digits: int = 30) -> Ordering:
+              digits: int = 30, gamma: float | str | Fraction | None = None) -> Ordering:
         """The true feature ordering of ``method`` (greedy rules of the paper, Section 7).
 
         Parameters
         ----------
         method : str
-            mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs, or the 3-D methods jmi,
-            cmim, jmim, cife, disr, icap (case-insensitive).
+            mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs, the 3-D methods jmi,
+            cmim, jmim, cife, disr, icap, or those of FEAST and praznik mim, cmi, njmim, jmi3,
+            beta-gamma, condred (case-insensitive).
         beta : number or str, optional
-            In [0, 1]; required by mifs and mifs-u, refused by the others. A string or a
-            Fraction is read exactly (``"0.4"`` is 2/5), a float through its repr.
+            In [0, 1]; required by mifs, mifs-u and beta-gamma (which also takes ``"1/|S|"``),
+            refused by the others. A string or a Fraction is read exactly (``"0.4"`` is 2/5), a
+            float through its repr.
         reading : str, optional
             Which written form of the objective (default: the method's): "table" or "text"
-            for the 2-D methods; "original", "unified", "interaction" or "fleuret" (CMIM)
-            for the 3-D ones (docs/orderings.md).
+            for the 2-D methods; "original", "unified", "interaction", "fleuret" (CMIM) or
+            "feast" (beta-gamma, CondRed) for the others (docs/orderings.md).
         zero_beta : {"explicit", "drop"}
-            At beta = 0 (mifs, mifs-u only): evaluate 0*inf as written, or drop the term.
+            At beta = 0 (mifs, mifs-u) or a zero beta or gamma (beta-gamma): evaluate 0*inf as
+            written, or drop the term.
         digits : int
             Working digits of the values.
+        gamma : number or str, optional
+            In [0, 1] or ``"1/|S|"``; required by beta-gamma, refused by the others.
 
         Raises
         ------
@@ -190,7 +195,8 @@ class ScenarioPoint:
 
         digits = _check_digits(digits)
         result = order(self.bound, method, beta, reading=reading, zero_beta=zero_beta,
-                       digits=digits, values=self._values.get(digits))  # options checked first
+                       digits=digits, values=self._values.get(digits),
+                       gamma=gamma)  # options checked first
         self._values.setdefault(digits, result.values)
         return Ordering(result)
 

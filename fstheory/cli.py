@@ -29,9 +29,9 @@ EXIT_TERMINATED = 143
 
 DESCRIPTION = """\
 Exact entropies and mutual informations of analytic scenarios (continuous features, a binary
-class), joint and conditional informations, the true feature orderings of fourteen
-mutual-information feature-selection methods (eight 2-D, six 3-D) and how they change across the
-parameters, the theoretical tables of Pascoal, Oliveira, Pacheco and Valadas, "Theoretical
+class), joint and conditional informations, the true feature orderings of twenty
+mutual-information feature-selection methods (the paper's eight 2-D, six 3-D, and the six more
+of FEAST and praznik) and how they change across the parameters, the theoretical tables of Pascoal, Oliveira, Pacheco and Valadas, "Theoretical
 Evaluation of Feature Selection Methods based on Mutual Information", checked cell by cell, and
 the paper's Monte Carlo study."""
 
@@ -148,16 +148,20 @@ def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
     p.add_argument("--method", required=True,
                    help=f"one of {methods} (required)")
     p.add_argument("--beta", default=None,
-                   help="beta in [0, 1], required by mifs and mifs-u, refused by the others "
+                   help="beta in [0, 1], required by mifs, mifs-u and beta-gamma (which also "
+                        "takes 1/|S|), refused by the others (default: none)")
+    p.add_argument("--gamma", default=None,
+                   help="gamma in [0, 1] or 1/|S|, required by beta-gamma, refused by the others "
                         "(default: none)")
     p.add_argument("--zero-beta", dest="zero_beta", default="explicit",
-                   help="at beta = 0 (mifs, mifs-u only): 'explicit' (0*inf is indeterminate, "
-                        "the paper's tables) or 'drop' (the redundancy term is left out) "
-                        "(default: explicit)")
+                   help="at beta = 0 (mifs, mifs-u) or a zero beta or gamma (beta-gamma): "
+                        "'explicit' (0*inf is indeterminate, the paper's tables) or 'drop' (the "
+                        "term is left out) (default: explicit)")
     p.add_argument("--reading", default=None,
                    help="written form of the objective: 'table' or 'text' for the 2-D methods; "
-                        "'original', 'unified', 'interaction' or 'fleuret' (as the method has "
-                        "them) for the 3-D ones (default: the method's, see docs/orderings.md)")
+                        "'original', 'unified', 'interaction', 'fleuret' or 'feast' (as the "
+                        "method has them) for the others (default: the method's, see "
+                        "docs/orderings.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -316,7 +320,7 @@ def _cmd_order(args) -> int:
     digits = _digits(args.digits)
     bound = _bound_from_args(args)
     result = order(bound, args.method, args.beta, reading=args.reading,
-                   zero_beta=args.zero_beta, digits=digits)
+                   zero_beta=args.zero_beta, digits=digits, gamma=args.gamma)
     if args.json:
         print(json.dumps(to_json(result)))
     elif args.explain:

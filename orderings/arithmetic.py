@@ -9,7 +9,8 @@ that uses only
   ``S``; ``min`` for CMIM and JMIM);
 * ``ops.min2(a, b)`` and ``ops.max2(a, b)``, the minimum and maximum of two values
   (``min{h(V_i), h(V_s)}`` in NI, ``max(0, ...)`` in ICAP);
-* ``ops.const(x, label)``, a constant (``beta``, ``1/2``, ``|S|``) with a name for explanations.
+* ``ops.const(x, label)``, a constant (``beta``, ``1/2``, ``|S|``, ``1/|S|``) with a name for
+  explanations.
 
 So the *same* definition runs in two worlds:
 
@@ -20,9 +21,10 @@ So the *same* definition runs in two worlds:
 ``FLOAT_OPS``
     values are numpy float arrays of shape ``(reps,)`` (one entry per Monte-Carlo replication);
     handles are ints or int arrays of shape ``(reps,)`` (one feature index per replication);
-    ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` (and, for the three-dimensional
-    methods, ``h_c()``, ``mi_c_pair(i, j)``, ``cmi_c(i, j)``, ``mi_given_c(i, j)``,
-    ``h_pair_c(i, j)``) returning such arrays (e.g. :class:`ArrayValues`). IEEE rules apply; every indeterminate form is ``nan``, which means
+    ``v`` is any view with ``h(i)``, ``mi_c(i)``, ``mi(i, j)`` (and, for the methods that read
+    them, ``h_c()``, ``mi_c_pair(i, j)``, ``cmi_c(i, j)``, ``mi_given_c(i, j)``,
+    ``h_pair_c(i, j)``, ``mi_c_set(T)``, ``cmi_c_set(i, T)``) returning such arrays (e.g.
+    :class:`ArrayValues`, :mod:`fstheory.selection.values`). IEEE rules apply; every indeterminate form is ``nan``, which means
     "not choosable" -- exactly where the exact world has an indeterminate. ``x/0.0`` is
     ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
     views must not return ``-0.0`` (see :class:`FloatOps`).
@@ -294,3 +296,9 @@ class ArrayValues:
 
     def h_pair_c(self, i, j):
         return self._pair("h_pair_c", i, j)
+
+    def mi_c_set(self, T):
+        raise LookupError("an ArrayValues view holds no MI(C; V_S) of sets (CMI, JMI3 read them)")
+
+    def cmi_c_set(self, i, T):
+        raise LookupError("an ArrayValues view holds no MI(C; V_i | V_S) of sets (CMI reads them)")

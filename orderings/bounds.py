@@ -14,6 +14,8 @@ MI(Vi,Vj), MI(Vi;Vj|C)     [0, +inf]  (MI(Vi;Vj|C) by its identity when MI(Vi,Vj
 H(C)                       [0, ln 2]
 MI(C;{Vi,Vj})              [max(MI(C,Vi), MI(C,Vj)), H(C)]  (monotonicity)
 MI(C;Vi|Vj)                [MI(C;{Vi,Vj}) - MI(C,Vj)] over that range, and >= 0
+MI(C;V_T)                  [max_j MI(C,Vj) over T, H(C)]  (monotonicity)
+MI(C;Vi|V_T)               [MI(C;V_T+{Vi}) - MI(C;V_T)] over those ranges, within [0, H(C)]
 =========================  ==============================================================
 
 Interval arithmetic keeps the extended-real rules: an operation that would be indeterminate for
@@ -212,6 +214,8 @@ class IntervalView:
         self.missing: list[str] = []
         ln2 = xr(mpmath.log(2))
         hc = values.h_c() if values.joint is not None else None
+        if hc is None and getattr(values, "sets", None) is not None:
+            hc = values.sets.h_class
         self._hc_hi = hc if hc is not None and hc.is_finite else ln2
         self._ln2 = ln2
 
@@ -272,6 +276,26 @@ class IntervalView:
                 return Interval(r.lo if r.lo > 0 else xr(0), r.hi)
         return Interval(xr(0), POS_INF)
 
+    def mi_c_set(self, T):
+        x = self.v.mi_c_set(T)
+        if self._known(x):
+            return point(x)
+        lo = xr(0)
+        for k in T:
+            m = self.v.mi_c(k)
+            if m.is_finite and m > lo:
+                lo = m
+        return Interval(lo, self._hc_hi)
+
+    def cmi_c_set(self, i, T):
+        x = self.v.cmi_c_set(i, T)
+        if self._known(x):
+            return point(x)
+        r = self.mi_c_set(tuple(T) + (i,)) - self.mi_c_set(T)
+        if r.sure is not None or r.maybe:
+            return Interval(xr(0), self._hc_hi)
+        return Interval(r.lo if r.lo > 0 else xr(0), r.hi if r.hi < self._hc_hi else self._hc_hi)
+
     def h_pair_c(self, i, j):
         x = self.v.h_pair_c(i, j)
         if self._known(x):
@@ -280,11 +304,13 @@ class IntervalView:
         return r if r.sure is None and not r.maybe else FULL
 
 
-def objective_bounds(method, values, i, S, beta, reading, zero_beta) -> tuple[Interval, list[str]]:
+def objective_bounds(method, values, i, S, beta, reading, zero_beta,
+                     gamma=None) -> tuple[Interval, list[str]]:
     """The interval of candidate ``i``'s objective given ``S`` over every completion of the
     not-computed values, and those values' descriptions."""
     view = IntervalView(values)
     if not S:
         return view.mi_c(i), view.missing
-    result = method.objective(INTERVAL_OPS, view, i, S, beta, reading=reading, zero_beta=zero_beta)
+    result = method.objective(INTERVAL_OPS, view, i, S, beta, reading=reading, zero_beta=zero_beta,
+                              gamma=gamma)
     return _iv(result), view.missing

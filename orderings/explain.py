@@ -8,14 +8,15 @@ are the paper's explanations (Section 7).
 
 :func:`to_json` gives the machine form used by ``fstheory order --json``::
 
-    {"method", "beta", "scenario", "params": {...}, "order": [1-based indices],
+    {"method", "beta", ["gamma",] "scenario", "params": {...}, "order": [1-based indices],
      "labels": [labels in selection order],
      "stopped": null or {"after": n, "kind": "indeterminate" | "undecided",
                  "candidates": {"V3": "0/0", ...}, "statement": "..."},
      "steps": [{"selected": i (1-based), "values": {"V1": "<value | +inf | -inf | form>"}}]}
 
-``params`` holds the scenario parameters (decimal strings) plus the method options
-``reading`` and ``zero_beta`` (null for methods without beta). In ``stopped``, ``candidates``
+``beta`` and ``gamma`` (beta-gamma only) are numbers, "1/|S|", or null. ``params`` holds the
+scenario parameters (decimal strings) plus the method options ``reading`` and ``zero_beta`` (null
+for methods without beta). In ``stopped``, ``candidates``
 gives each remaining candidate's form ("0/0", ..., "not computed") -- and, for an undecided
 step, the value of the determinate ones; ``statement`` says why the selection stopped
 ("every remaining candidate is indeterminate" or "step 5 cannot be decided: MI(C;{Y^2,X-Y}) not
@@ -26,6 +27,7 @@ candidates' ranges under ``"undecided"``.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import sympy as sp
 
@@ -201,7 +203,8 @@ def to_json(result: SelectionResult, digits: int = 15) -> dict:
     params["zero_beta"] = result.zero_beta if result.method.has_beta else None
     return {
         "method": result.method.key,
-        "beta": None if result.beta is None else float(result.beta),
+        "beta": _coefficient_json(result.beta),
+        **({"gamma": _coefficient_json(result.gamma)} if result.method.has_gamma else {}),
         "scenario": v.scenario,
         "params": params,
         "order": [i + 1 for i in result.order],
@@ -212,6 +215,13 @@ def to_json(result: SelectionResult, digits: int = 15) -> dict:
             for s in result.steps
         ],
     }
+
+
+def _coefficient_json(c):
+    """beta or gamma in the JSON: a number, "1/|S|", or None."""
+    if c is None:
+        return None
+    return float(c) if isinstance(c, Fraction) else str(c)
 
 
 def _stop_json(stop, digits: int) -> dict:

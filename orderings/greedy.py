@@ -212,6 +212,7 @@ class SelectionResult:
     values: ScenarioValues
     steps: tuple[Step, ...]
     stop: Stop | None
+    gamma: Fraction | None = None
 
     @property
     def order(self) -> list[int]:
@@ -232,15 +233,16 @@ class SelectionResult:
         return self.stop is not None and self.stop.kind == "undecided"
 
     def describe_method(self) -> str:
-        return self.method.describe(self.beta, self.reading, self.zero_beta)
+        return self.method.describe(self.beta, self.reading, self.zero_beta, self.gamma)
 
 
-def _terms(m: Method, values, i, selected, beta, reading, zero_beta, value) -> tuple:
+def _terms(m: Method, values, i, selected, beta, reading, zero_beta, value, gamma=None) -> tuple:
     """Re-evaluate a non-finite objective with tracing. Keep every distinct indeterminate
     (the value's own first cause leads) and the infinite *terms* (elements of a sum, max or
     mean, not their results: the terms are where an infinity comes from)."""
     tracer = TracingExactOps()
-    m.objective(tracer, values, i, selected, beta, reading=reading, zero_beta=zero_beta)
+    m.objective(tracer, values, i, selected, beta, reading=reading, zero_beta=zero_beta,
+                gamma=gamma)
     events = tracer.events + [("result", value)]
     seen, out = set(), []
     for role, t in events:
@@ -295,14 +297,14 @@ def _could_win(c: Candidate, best: Candidate | None, eps) -> bool:
 
 
 def _unknown_candidate(m, values, i, selected, beta, reading, zero_beta, value, terms,
-                       label) -> Candidate:
-    bound, missing = objective_bounds(m, values, i, selected, beta, reading, zero_beta)
+                       label, gamma=None) -> Candidate:
+    bound, missing = objective_bounds(m, values, i, selected, beta, reading, zero_beta, gamma)
     return Candidate(i, label, value, terms, bound, tuple(missing))
 
 
 def select(values: ScenarioValues, method, beta=None, *, reading: str | None = None,
            zero_beta: str = "explicit", digits: int | None = None,
-           start: tuple[int, ...] = ()) -> SelectionResult:
+           start: tuple[int, ...] = (), gamma=None) -> SelectionResult:
     """Greedy forward selection of ``values``' features by ``method`` (name or :class:`Method`).
 
     Parameters
@@ -310,16 +312,20 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
     values : ScenarioValues
         Exact values (extended reals) of one scenario at one parameter point.
     method : str or Method
-        Registry name, case-insensitive (mifs, mifs-u, mrmr, mmifs-u, micc, qmifs, nmifs, maxmifs).
+        Registry name, case-insensitive (:func:`fstheory.orderings.methods.method_names`).
     beta : number or str, optional
-        Required in [0, 1] for mifs and mifs-u, refused for the others.
-    reading : {"table", "text"}, optional
+        Required in [0, 1] for mifs, mifs-u and beta-gamma (which also takes "1/|S|"), refused
+        for the others.
+    reading : str, optional
         Which written form of the objective (default: the method's default, see
         :mod:`fstheory.orderings.methods`).
     zero_beta : {"explicit", "drop"}
-        At beta = 0: evaluate as written (default) or drop the redundancy term.
+        At beta = 0 (or a zero beta or gamma of beta-gamma): evaluate as written (default) or
+        drop the term.
     digits : int, optional
         Working precision (default ``values.digits``).
+    gamma : number or str, optional
+        Required in [0, 1] or "1/|S|" for beta-gamma, refused for the others.
     start : tuple of int, optional
         Features taken as already selected, in this order: their steps are not evaluated (they
         carry no candidates, criterion "given") and the greedy continues after them. The atlas
@@ -331,7 +337,8 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
         For an unknown method or bad beta / reading / zero_beta.
     """
     m = method if isinstance(method, Method) else get_method(method)
-    beta, reading, zero_beta = m.check(beta, reading, zero_beta)
+    beta, reading, zero_beta = m.check(beta, reading, zero_beta, gamma)
+    gamma = m.gamma_value(gamma)
     digits = values.digits if digits is None else digits
     labels = values.labels
     steps: list[Step] = []
@@ -349,15 +356,15 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
             for i in remaining:
                 if selected:
                     value = m.objective(EXACT_OPS, values, i, selected, beta, reading=reading,
-                                        zero_beta=zero_beta)
+                                        zero_beta=zero_beta, gamma=gamma)
                     terms = () if value.is_finite else _terms(
-                        m, values, i, selected, beta, reading, zero_beta, value)
+                        m, values, i, selected, beta, reading, zero_beta, value, gamma)
                 else:
                     value, terms = values.mi_c(i), ()
                 c = Candidate(i, labels[i], value, terms)
                 if value.is_indeterminate and value.form is Form.NOT_COMPUTED:
                     c = _unknown_candidate(m, values, i, selected, beta, reading, zero_beta,
-                                           value, terms, labels[i])
+                                           value, terms, labels[i], gamma)
                 cands.append(c)
             best, tied = _pick(cands, eps)
             blocking = tuple(c for c in cands if c.unknown and _could_win(c, best, eps))
@@ -369,4 +376,4 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
                 break
             steps.append(Step(len(steps) + 1, criterion, tuple(cands), best.index, tied))
             remaining.remove(best.index)
-    return SelectionResult(m, beta, reading, zero_beta, values, tuple(steps), stop)
+    return SelectionResult(m, beta, reading, zero_beta, values, tuple(steps), stop, gamma)

@@ -1,4 +1,7 @@
-r"""The one registry of feature-selection methods (paper Section 4, Table "Objective functions").
+r"""The one registry of feature-selection methods (paper Section 4, Table "Objective functions"),
+the three-dimensional ones the paper leaves as future work, and those that the FEAST and praznik
+libraries add (MIM, CMI, NJMIM, JMI3, beta-gamma, CondRed: their objectives, sources and readings
+in :mod:`fstheory.orderings.library_objectives`); ``family`` tells the three groups apart.
 
 Each method's objective is written once, as the paper's objective table writes it -- same
 grouping, evaluated left to right, fractions as units -- against the arithmetic interface of
@@ -11,7 +14,8 @@ feature is chosen by MI(C, V_i) alone, see :mod:`fstheory.orderings.greedy`), ``
 ``v.mi_c(i) = MI(C,V_i)``, ``v.h(i) = h(V_i)``, ``v.mi(i, s) = MI(V_i,V_s)``, and, for the
 three-dimensional methods (``dimension == 3``: JMI, CMIM, JMIM, CIFE, DISR, ICAP, the paper's
 future work), ``v.mi_c_pair(i, s) = MI(C;{V_i,V_s})``, ``v.cmi_c(i, s) = MI(C;V_i|V_s)``,
-``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``.
+``v.mi_given_c(i, s) = MI(V_i;V_s|C)``, ``v.h_pair_c(i, s) = H(V_i,V_s,C)``; and for sets
+``v.mi_c_set(T) = MI(C;V_T)``, ``v.cmi_c_set(i, T) = MI(C;V_i|V_T)``.
 
 Three-dimensional readings
 --------------------------
@@ -65,7 +69,7 @@ Examples
 >>> get_method("mrmr").check(beta=0.5)
 Traceback (most recent call last):
 ...
-fstheory.orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs and mifs-u take beta, in [0, 1])
+fstheory.orderings.methods.MethodError: parameter 'beta' is not accepted by mRMR (only mifs, mifs-u and beta-gamma take beta, in [0, 1])
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ from fractions import Fraction
 from typing import Callable, Mapping
 
 from fstheory.errors import UserInputError
+from fstheory.orderings import library_objectives as lib
+from fstheory.orderings.library_objectives import PER_STEP
+from fstheory.orderings import objectives_3d as o3
 from fstheory.user_numbers import NumberTextError, parse_rational
 
 __all__ = [
@@ -83,9 +90,12 @@ __all__ = [
     "Reading",
     "Method",
     "METHODS",
+    "FAMILIES",
     "method_names",
     "get_method",
     "parse_beta",
+    "parse_coefficient",
+    "PER_STEP",
     "READINGS",
     "ZERO_BETA",
 ]
@@ -93,34 +103,55 @@ __all__ = [
 READINGS = ("table", "text")
 ZERO_BETA = ("explicit", "drop")
 
+#: The registry's groups, in registry order: the paper's eight two-dimensional methods, the six
+#: three-dimensional ones (the paper's future work), and those that FEAST and praznik add.
+FAMILIES = ("paper", "3d", "libraries")
+
 
 class MethodError(UserInputError):
     """Bad method input: unknown method, beta outside [0, 1], beta where none is taken, ..."""
 
 
-def parse_beta(beta, method: str = "the method") -> Fraction:
+def parse_coefficient(x, name: str, method: str, per_step: bool):
+    """A coefficient of the beta-gamma family: a number in [0, 1] (as :func:`parse_beta`) or,
+    when ``per_step``, the text '1/|S|' (:data:`PER_STEP`)."""
+    if per_step and (x is PER_STEP or (isinstance(x, str) and x.strip().replace(" ", "") in (
+            "1/|S|", "1/|s|"))):
+        return PER_STEP
+    what = "a number in [0, 1] or 1/|S|" if per_step else "a number in [0, 1]"
+    if isinstance(x, bool) or x is None:
+        raise MethodError(f"parameter '{name}' of {method} must be {what} (got {x!r})")
+    try:
+        return parse_beta(x, method, name)
+    except MethodError as exc:
+        if per_step and "must be a number" in str(exc):
+            raise MethodError(f"parameter '{name}' of {method} must be {what} (got {x!r})") from None
+        raise
+
+
+def parse_beta(beta, method: str = "the method", name: str = "beta") -> Fraction:
     """beta as an exact fraction in [0, 1] ('0.4' -> 2/5; floats read through their repr)."""
     if isinstance(beta, bool) or beta is None:
-        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
+        raise MethodError(f"parameter '{name}' of {method} must be a number in [0, 1] (got {beta!r})")
     try:
         if isinstance(beta, float):
             if not math.isfinite(beta):
                 raise ValueError
             value = Fraction(repr(beta))
         elif isinstance(beta, str):
-            value = parse_rational(beta, "beta")  # limits on the exponent, ASCII digits
+            value = parse_rational(beta, name)  # limits on the exponent, ASCII digits
         else:
             value = Fraction(beta)
     except NumberTextError as exc:
         if not exc.malformed:  # out of the limits, or non-ASCII digits: say which
-            raise MethodError(f"{exc} (beta of {method} is a number in [0, 1])") from None
+            raise MethodError(f"{exc} ({name} of {method} is a number in [0, 1])") from None
         value = None
     except (ValueError, TypeError, ZeroDivisionError):
         value = None
     if value is None:
-        raise MethodError(f"parameter 'beta' of {method} must be a number in [0, 1] (got {beta!r})")
+        raise MethodError(f"parameter '{name}' of {method} must be a number in [0, 1] (got {beta!r})")
     if not 0 <= value <= 1:
-        raise MethodError(f"parameter 'beta' of {method} must be in [0, 1] (got {beta})")
+        raise MethodError(f"parameter '{name}' of {method} must be in [0, 1] (got {beta})")
     return value
 
 
@@ -304,9 +335,15 @@ class Method:
 
     ``readings`` maps a reading's name to a :class:`Reading`. The paper's two-dimensional
     methods have "table" and "text"; for those the table and the text write alike both keys
-    hold the same object. The three-dimensional methods (``dimension == 3``) have "original"
-    (the default) and named rewrites ("unified", "interaction", "fleuret"). A method has
-    :attr:`readings_differ` when it has more than one distinct reading.
+    hold the same object. The three-dimensional methods and those of the libraries have
+    "original" (the default) and named rewrites ("unified", "interaction", "fleuret", "feast").
+    A method has :attr:`readings_differ` when it has more than one distinct reading.
+
+    ``family`` is one of :data:`FAMILIES`. ``dimension`` is the number of variables (features
+    and the class) of the largest quantity the objective reads: 2 (h, MI(C, V), MI(V_i, V_j)),
+    3 (MI(C;{V_i,V_j}), MI(V_i;V_j|C), H(V_i,V_j,C)), 4 (JMI3's MI(C;{V_i,V_u,V_w})), or None
+    when it grows with the selected set (CMI reads MI(C; V_S) for S and S + {V_i}).
+    ``has_gamma``: the method takes beta and gamma (beta-gamma), each in [0, 1] or 1/|S|.
     """
 
     key: str
@@ -317,11 +354,19 @@ class Method:
     default_reading: str = "table"
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
-    dimension: int = 2
+    dimension: int | None = 2
+    family: str = "paper"
+    has_gamma: bool = False
 
     @property
     def readings_differ(self) -> bool:
         return len({id(r) for r in self.readings.values()}) > 1
+
+    @property
+    def reads_joint(self) -> bool:
+        """Whether the objective reads quantities with the class and more than one feature
+        (the engine's joint values, computed on first use)."""
+        return self.dimension is None or self.dimension >= 3
 
     def distinct_readings(self) -> list[tuple[str, Reading]]:
         """(name, reading) for each distinct reading, in registry order."""
@@ -332,19 +377,23 @@ class Method:
                 out.append((name, r))
         return out
 
-    def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit"):
-        """Validate options; return ``(beta as Fraction or None, reading, zero_beta)``."""
+    def check(self, beta=None, reading: str | None = None, zero_beta: str = "explicit",
+              gamma=None):
+        """Validate options; return ``(beta, reading, zero_beta)``, beta a Fraction, None, or
+        :data:`PER_STEP` (beta-gamma's 1/|S|). ``gamma`` is checked too (beta-gamma requires
+        it, the others refuse it); :meth:`gamma_value` gives it parsed."""
         if self.has_beta:
             if beta is None:
                 raise MethodError(
-                    f"parameter 'beta' is required for {self.display} (a number in [0, 1])"
-                )
-            beta = parse_beta(beta, self.display)
+                    f"parameter 'beta' is required for {self.display} (a number in [0, 1]"
+                    + (" or 1/|S|)" if self.has_gamma else ")"))
+            beta = parse_coefficient(beta, "beta", self.display, self.has_gamma)
         elif beta is not None:
             raise MethodError(
                 f"parameter 'beta' is not accepted by {self.display} "
-                f"(only mifs and mifs-u take beta, in [0, 1])"
+                f"(only {_takers('has_beta')} take beta, in [0, 1])"
             )
+        self.gamma_value(gamma)
         reading = self.default_reading if reading is None else reading
         if reading not in self.readings:
             raise MethodError(
@@ -356,35 +405,64 @@ class Method:
             )
         return beta, reading, zero_beta
 
+    def gamma_value(self, gamma):
+        """gamma parsed (a Fraction in [0, 1] or :data:`PER_STEP`) for beta-gamma; None for the
+        other methods, which refuse a gamma."""
+        if self.has_gamma:
+            if gamma is None:
+                raise MethodError(f"parameter 'gamma' is required for {self.display} (a number "
+                                  "in [0, 1] or 1/|S|)")
+            return parse_coefficient(gamma, "gamma", self.display, True)
+        if gamma is not None:
+            raise MethodError(f"parameter 'gamma' is not accepted by {self.display} "
+                              f"(only {_takers('has_gamma')} takes gamma)")
+        return None
+
     def objective(self, ops, v, i, S, beta=None, *, reading: str | None = None,
-                  zero_beta: str = "explicit"):
+                  zero_beta: str = "explicit", gamma=None):
         """The objective of candidate ``i`` given the selected ``S`` (|S| >= 1).
 
-        Same call in both worlds (see :mod:`fstheory.orderings.arithmetic`): ``ops`` is ``EXACT_OPS`` or
-        ``FLOAT_OPS``; ``beta`` must be given (in [0, 1]) for mifs and mifs-u and only for them.
+        Same call in every world (see :mod:`fstheory.orderings.arithmetic`): ``ops`` is
+        ``EXACT_OPS``, ``FLOAT_OPS`` or an interval arithmetic; ``beta`` must be given for the
+        methods that take it (mifs, mifs-u, beta-gamma) and only for them, ``gamma`` for
+        beta-gamma only.
         """
-        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta, gamma)
         if len(S) == 0:
             raise MethodError("the objective needs at least one selected feature (S is empty)")
         with ops.quiet():
+            fn = self.readings[reading].fn
+            if self.has_gamma:
+                return fn(ops, v, i, S, beta, self.gamma_value(gamma), zero_beta)
             if self.has_beta and beta == 0 and zero_beta == "drop":
                 return v.mi_c(i)
-            return self.readings[reading].fn(ops, v, i, S, beta)
+            return fn(ops, v, i, S, beta)
 
-    def describe(self, beta=None, reading: str | None = None, zero_beta: str = "explicit") -> str:
+    def describe(self, beta=None, reading: str | None = None, zero_beta: str = "explicit",
+                 gamma=None) -> str:
         """'MIFS-U (beta=0.4, table reading)' style name for reports."""
-        beta, reading, zero_beta = self.check(beta, reading, zero_beta)
+        beta, reading, zero_beta = self.check(beta, reading, zero_beta, gamma)
         parts = []
         if self.has_beta:
             parts.append(f"beta={_show(beta)}")
-            if beta == 0:
-                parts.append(f"zero-beta {zero_beta}")
+        if self.has_gamma:
+            gamma = self.gamma_value(gamma)
+            parts.append(f"gamma={_show(gamma)}")
+        if (self.has_beta and beta == 0) or (self.has_gamma and gamma == 0):
+            parts.append(f"zero-beta {zero_beta}")
         if self.readings_differ:
             parts.append(f"{reading} reading")
         return f"{self.display} ({', '.join(parts)})" if parts else self.display
 
 
-def _show(f: Fraction) -> str:
+def _takers(attr: str) -> str:
+    names = [k for k, m in METHODS.items() if getattr(m, attr)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _show(f) -> str:
+    if f is PER_STEP:
+        return str(f)
     return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
 
 
@@ -465,141 +543,7 @@ _register(
 )
 
 
-# ----- the three-dimensional methods (Brown et al., JMLR 2012, for their unified forms) ------------
-# v.mi_c_pair(i, s) = MI(C;{Vi,Vs}), v.cmi_c(i, s) = MI(C;Vi|Vs), v.mi_given_c(i, s) = MI(Vi;Vs|C),
-# v.h_pair_c(i, s) = H(Vi,Vs,C). "original" is each method as its authors define it; the other
-# readings are algebraically equal where determinate (or equal up to a constant common to all
-# candidates, which keeps the argmax) but differ in where they are determinate:
-# "unified" writes the redundancy through MI(Vi,Vs) - MI(Vi,Vs|C), which is +inf - (+inf) for a
-# pair of functionally dependent features; "interaction" writes the same interaction information
-# as MI(C,Vi) - MI(C;Vi|Vs), which is always finite (McGill 1954; Jakulin 2005).
-
-
-def _jmi(ops, v, i, S, beta):
-    return ops.sum([v.mi_c_pair(i, s) for s in S])
-
-
-_JMI = dict(
-    latex=r"\sum_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
-    plain="sum_{Vs in S} MI(C;{Vi,Vs})",
-)
-
-
-def _jmi_unified(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.mean([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
-
-
-_JMI_UNIFIED = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)"
-    r"-\mathrm{MI}(V_i,V_s|C)\right]",
-    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _jmi_interaction(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.mean([v.mi_c(i) - v.cmi_c(i, s) for s in S])
-
-
-_JMI_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\frac{1}{|S|}\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)"
-    r"-\mathrm{MI}(C;V_i|V_s)\right]",
-    plain="MI(C,Vi) - (1/|S|) * sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-
-def _cmim(ops, v, i, S, beta):
-    return ops.min([v.cmi_c(i, s) for s in S])
-
-
-_CMIM = dict(
-    latex=r"\min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)",
-    plain="min_{Vs in S} MI(C;Vi|Vs)",
-)
-
-
-def _cmim_fleuret(ops, v, i, S, beta):
-    return ops.min([v.mi_c(i)] + [v.cmi_c(i, s) for s in S])
-
-
-_CMIM_FLEURET = dict(
-    latex=r"\min\left\{\mathrm{MI}(C,V_i),\ \min_{V_s \in S} \mathrm{MI}(C;V_i|V_s)\right\}",
-    plain="min(MI(C,Vi), min_{Vs in S} MI(C;Vi|Vs))",
-)
-
-
-def _cmim_unified(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.max([v.mi(i, s) - v.mi_given_c(i, s) for s in S])
-
-
-_CMIM_UNIFIED = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\max_{V_s \in S}\left[\mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right]",
-    plain="MI(C,Vi) - max_{Vs in S} (MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _jmim(ops, v, i, S, beta):
-    return ops.min([v.mi_c_pair(i, s) for s in S])
-
-
-_JMIM = dict(
-    latex=r"\min_{V_s \in S} \mathrm{MI}(C;\{V_i,V_s\})",
-    plain="min_{Vs in S} MI(C;{Vi,Vs})",
-)
-
-
-def _cife(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.sum([v.mi(i, s) for s in S]) + ops.sum([v.mi_given_c(i, s) for s in S])
-
-
-_CIFE = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\mathrm{MI}(V_i,V_s)+\sum_{V_s \in S}\mathrm{MI}(V_i,V_s|C)",
-    plain="MI(C,Vi) - sum_{Vs in S} MI(Vi,Vs) + sum_{Vs in S} MI(Vi,Vs|C)   [left to right]",
-)
-
-
-def _cife_interaction(ops, v, i, S, beta):
-    return v.mi_c(i) - ops.sum([v.mi_c(i) - v.cmi_c(i, s) for s in S])
-
-
-_CIFE_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\left[\mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right]",
-    plain="MI(C,Vi) - sum_{Vs in S} (MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-
-def _disr(ops, v, i, S, beta):
-    return ops.sum([v.mi_c_pair(i, s) / v.h_pair_c(i, s) for s in S])
-
-
-_DISR = dict(
-    latex=r"\sum_{V_s \in S} \frac{\mathrm{MI}(C;\{V_i,V_s\})}{H(V_i,V_s,C)}",
-    plain="sum_{Vs in S} MI(C;{Vi,Vs}) / H(Vi,Vs,C)",
-)
-
-
-def _icap(ops, v, i, S, beta):
-    zero = ops.const(0)
-    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi(i, s) - v.mi_given_c(i, s)) for s in S])
-
-
-_ICAP = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(V_i,V_s)-\mathrm{MI}(V_i,V_s|C)\right\}",
-    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(Vi,Vs) - MI(Vi,Vs|C))",
-)
-
-
-def _icap_interaction(ops, v, i, S, beta):
-    zero = ops.const(0)
-    return v.mi_c(i) - ops.sum([ops.max2(zero, v.mi_c(i) - v.cmi_c(i, s)) for s in S])
-
-
-_ICAP_INTERACTION = dict(
-    latex=r"\mathrm{MI}(C,V_i)-\sum_{V_s \in S}\max\left\{0,\ \mathrm{MI}(C,V_i)-\mathrm{MI}(C;V_i|V_s)\right\}",
-    plain="MI(C,Vi) - sum_{Vs in S} max(0, MI(C,Vi) - MI(C;Vi|Vs))",
-)
-
-_BROWN = "Brown et al. 2012, unified form (redundancy MI(Vi,Vs) - MI(Vi,Vs|C))"
-_INTERACTION = "interaction information MI(C,Vi) - MI(C;Vi|Vs) (McGill 1954; Jakulin 2005)"
+# ----- the three-dimensional methods: objectives in fstheory.orderings.objectives_3d ---------------
 
 
 def _named(original: dict, source: str, **others) -> dict[str, Reading]:
@@ -613,47 +557,106 @@ def _named(original: dict, source: str, **others) -> dict[str, Reading]:
 
 def _register3(key, display, citation, readings, notes=""):
     _register(Method(key, display, citation, False, readings, default_reading="original",
-                     notes=notes, dimension=3))
+                     notes=notes, dimension=3, family="3d"))
 
 
 _register3("jmi", "JMI", "Yang and Moody 1999",
-           _named({**_JMI, "fn": _jmi}, "Yang and Moody 1999 (joint mutual information)",
-                  unified=({**_JMI_UNIFIED, "fn": _jmi_unified}, _BROWN),
-                  interaction=({**_JMI_INTERACTION, "fn": _jmi_interaction}, _INTERACTION)),
+           _named(o3.SPECS["jmi"], "Yang and Moody 1999 (joint mutual information)",
+                  unified=(o3.SPECS["jmi/unified"], o3.BROWN),
+                  interaction=(o3.SPECS["jmi/interaction"], o3.INTERACTION)),
            notes="The unified and interaction readings are the original divided by |S| minus "
            "(1/|S|) sum_s MI(C,Vs), a constant of the step: same argmax where determinate.")
 _register3("cmim", "CMIM", "Fleuret 2004",
-           _named({**_CMIM, "fn": _cmim}, "Fleuret 2004 (conditional mutual information maximisation)",
-                  fleuret=({**_CMIM_FLEURET, "fn": _cmim_fleuret},
+           _named(o3.SPECS["cmim"], "Fleuret 2004 (conditional mutual information maximisation)",
+                  fleuret=(o3.SPECS["cmim/fleuret"],
                            "Fleuret 2004, running-minimum form (the partial score starts at MI(C,Vi))"),
-                  unified=({**_CMIM_UNIFIED, "fn": _cmim_unified}, _BROWN)),
+                  unified=(o3.SPECS["cmim/unified"], o3.BROWN)),
            notes="The fleuret reading differs only when MI(C;Vi|Vs) > MI(C,Vi) for every Vs in S "
            "(complementary features).")
 _register3("jmim", "JMIM", "Bennasar et al. 2015",
-           _named({**_JMIM, "fn": _jmim}, "Bennasar et al. 2015 (joint mutual information maximisation)"))
+           _named(o3.SPECS["jmim"], "Bennasar et al. 2015 (joint mutual information maximisation)"))
 _register3("cife", "CIFE", "Lin and Tang 2006",
-           _named({**_CIFE, "fn": _cife}, "Lin and Tang 2006 (conditional infomax feature extraction); "
+           _named(o3.SPECS["cife"], "Lin and Tang 2006 (conditional infomax feature extraction); "
                   "Brown et al. 2012",
-                  interaction=({**_CIFE_INTERACTION, "fn": _cife_interaction}, _INTERACTION)))
+                  interaction=(o3.SPECS["cife/interaction"], o3.INTERACTION)))
 _register3("disr", "DISR", "Meyer and Bontempi 2006",
-           _named({**_DISR, "fn": _disr}, "Meyer and Bontempi 2006; Meyer et al. 2008 (double input "
+           _named(o3.SPECS["disr"], "Meyer and Bontempi 2006; Meyer et al. 2008 (double input "
                   "symmetrical relevance)"))
 _register3("icap", "ICAP", "Jakulin 2005",
-           _named({**_ICAP, "fn": _icap}, "Jakulin 2005 (interaction capping); Brown et al. 2012",
-                  interaction=({**_ICAP_INTERACTION, "fn": _icap_interaction}, _INTERACTION)))
+           _named(o3.SPECS["icap"], "Jakulin 2005 (interaction capping); Brown et al. 2012",
+                  interaction=(o3.SPECS["icap/interaction"], o3.INTERACTION)))
 
 
-def method_names(dimension: int | None = None) -> list[str]:
+# ----- the methods of FEAST and praznik (objectives in fstheory.orderings.library_objectives) ---------
+
+
+def _original(name: str, source: str, **others) -> dict[str, Reading]:
+    return _named(lib.SPECS[name], source,
+                  **{r: (lib.SPECS[f"{name}/{r}"], src) for r, src in others.items()})
+
+
+def _register_lib(key, display, citation, readings, dimension, notes="", has_beta=False,
+                  has_gamma=False, aliases=()):
+    _register(Method(key, display, citation, has_beta, readings, default_reading="original",
+                     notes=notes, aliases=aliases, dimension=dimension, family="libraries",
+                     has_gamma=has_gamma))
+
+
+_register_lib("mim", "MIM", "Lewis 1992",
+              _original("mim", "Lewis 1992 (mutual information maximisation); FEAST MIM.m, praznik "
+                        "MIM"), 2,
+              notes="The ranking by MI(C, Vi) alone: every step compares the same values.")
+_register_lib("cmi", "CMI", "Brown et al. 2012",
+              _original("cmi", "Brown et al. 2012 (the conditional mutual information criterion "
+                        "their framework approximates); FEAST CondMI.c, praznik CMI"), None,
+              notes="FEAST and praznik stop when the best score is 0 (FEAST returns -1 for the "
+              "remaining positions, praznik returns fewer features); the paper's greedy rules "
+              "used here keep selecting, ties to the lower index.")
+_register_lib("njmim", "NJMIM", "Bennasar et al. 2015",
+              _original("njmim", "Bennasar, Hicks and Setchi 2015 (normalised joint mutual "
+                        "information maximisation); praznik NJMIM"), 3,
+              notes="praznik stops when the best score is 0 (and reads 0/0 as NaN, never "
+              "chosen); the objective is the same.")
+_register_lib("jmi3", "JMI3", "Sechidis et al. 2019",
+              _original("jmi3", "Sechidis, Azzimonti, Pocock, Corani, Weatherall and Brown 2019 "
+                        "(JMI3.m of their code); praznik JMI3"), 4,
+              notes="At |S| = 1 the sum over pairs of S is empty: both implementations take "
+              "JMI's MI(C;{Vi,Vs}) for the second feature, and so does this one.")
+_register_lib("beta-gamma", "beta-gamma", "Brown et al. 2012",
+              _original("beta-gamma", "Brown 2009; Brown et al. 2012 (the space of linear "
+                        "criteria)", feast="FEAST BetaGamma.c: one bracket per selected feature"),
+              3, has_beta=True, has_gamma=True, aliases=("betagamma",),
+              notes="Named points (beta, gamma): MIM (0, 0), MIFS (beta, 0), mRMR (1/|S|, 0) "
+              "and CondRed (0, 1) with zero_beta='drop' (a zero coefficient's term left out; "
+              "with 'explicit' they agree where the dropped sum is finite); CIFE (1, 1) and JMI "
+              "(1/|S|, 1/|S|, JMI's unified reading; its original reading is |S| times this plus "
+              "sum_s MI(C,Vs), a constant of the step).")
+_register_lib("condred", "CondRed", "Brown et al. 2012",
+              _original("condred", "Brown 2009; Brown et al. 2012 (beta = 0, gamma = 1)",
+                        feast="FEAST CondRed = BetaGamma(0, 1): the term 0 * MI(Vi,Vs) is kept"),
+              3,
+              notes="The feast reading is 0*inf (indeterminate) for a functionally dependent "
+              "pair, where the original is +inf.")
+
+
+def method_names(dimension: int | None = None, family: str | None = None) -> list[str]:
     """Registry keys: the paper's eight two-dimensional methods (mifs, mifs-u, mrmr, mmifs-u,
-    micc, qmifs, nmifs, maxmifs), then the three-dimensional ones (jmi, cmim, jmim, cife, disr,
-    icap); ``dimension`` 2 or 3 keeps one group."""
-    return [k for k, m in METHODS.items() if dimension is None or m.dimension == dimension]
+    micc, qmifs, nmifs, maxmifs), the six three-dimensional ones (jmi, cmim, jmim, cife, disr,
+    icap), then those of FEAST and praznik (mim, cmi, njmim, jmi3, beta-gamma, condred);
+    ``dimension`` keeps the methods of that :attr:`Method.dimension`, ``family`` one of
+    :data:`FAMILIES`."""
+    return [k for k, m in METHODS.items()
+            if (dimension is None or m.dimension == dimension)
+            and (family is None or m.family == family)]
 
 
 def get_method(name) -> Method:
-    """Look a method up by name, case-insensitively ('MIFS-U', 'mifs-u', 'mMIFS-U' ...)."""
+    """Look a method up by name, case-insensitively ('MIFS-U', 'mifs-u', 'mMIFS-U' ...), or by
+    an alias ('betagamma')."""
     key = name.strip().lower() if isinstance(name, str) else None
     if key not in METHODS:
+        key = next((k for k, m in METHODS.items() if key in m.aliases), None)
+    if key is None:
         raise MethodError(
             f"parameter 'method' must be one of {', '.join(METHODS)} (got {name!r})"
         )

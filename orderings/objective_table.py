@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from fstheory.orderings.methods import METHODS, Method
 
-__all__ = ["latex_table", "markdown_table"]
+__all__ = ["latex_table", "markdown_table", "default_methods"]
+
+
+def default_methods() -> list[Method]:
+    """The paper's methods and the three-dimensional ones (the table of ``reports/``); the
+    methods of FEAST and praznik have their own (:mod:`fstheory.reports.library_tables`)."""
+    return [m for m in METHODS.values() if m.family in ("paper", "3d")]
 
 
 def _rows(methods):
@@ -26,7 +32,7 @@ def _rows(methods):
 
 def latex_table(methods: list[Method] | None = None) -> str:
     """A booktabs table: Method & Reading & Objective (argmax over V_i in F)."""
-    methods = list(METHODS.values()) if methods is None else methods
+    methods = default_methods() if methods is None else methods
     lines = [
         r"\begin{table*}[!h]",
         r"  \centering",
@@ -53,7 +59,7 @@ def _md_cell(text: str) -> str:
 
 def markdown_table(methods: list[Method] | None = None) -> str:
     """A Markdown table: | Method | Source | Reading | Objective (plain text) |."""
-    methods = list(METHODS.values()) if methods is None else methods
+    methods = default_methods() if methods is None else methods
     lines = ["| Method | Source | Reading | Objective (argmax over Vi in F) |", "|---|---|---|---|"]
     for m, reading, mark, r in _rows(methods):
         first = reading == next(iter(m.readings))

@@ -15,19 +15,21 @@ __all__ = ["order"]
 
 
 def order(bound, method: str, beta=None, *, reading: str | None = None,
-          zero_beta: str = "explicit", digits: int = 30, values=None) -> SelectionResult:
+          zero_beta: str = "explicit", digits: int = 30, values=None,
+          gamma=None) -> SelectionResult:
     """Greedy ordering of ``bound``'s features by ``method`` on exact values.
 
     The method options are checked first (before the values are computed), so bad input fails
     fast with :class:`fstheory.orderings.methods.MethodError` (a ``ValueError``): unknown method, beta
-    missing / outside [0, 1] / given to a method without beta, bad ``reading`` or ``zero_beta``,
-    ``zero_beta="drop"`` for a method without beta.
+    missing / outside [0, 1] / given to a method without beta, the same for ``gamma``
+    (beta-gamma only), bad ``reading`` or ``zero_beta``, ``zero_beta="drop"`` for a method
+    without beta.
 
     Parameters
     ----------
     bound : fstheory.scenarios.declaration.BoundScenario
         E.g. ``get_scenario("uniform").bind(k="0.2")``.
-    method, beta, reading, zero_beta
+    method, beta, reading, zero_beta, gamma
         As in :func:`fstheory.orderings.greedy.select`.
     digits : int
         Significant digits of the values (``fstheory.engine.evaluate.evaluate``).
@@ -37,12 +39,12 @@ def order(bound, method: str, beta=None, *, reading: str | None = None,
     from fstheory.engine.evaluate import evaluate
 
     m = get_method(method)
-    m.check(beta, reading, zero_beta)
+    m.check(beta, reading, zero_beta, gamma)
     if zero_beta != "explicit" and not m.has_beta:
         raise MethodError(
             f"parameter 'zero_beta' = {zero_beta!r} applies only to methods with beta (mifs, "
-            f"mifs-u); {m.display} has no beta"
+            f"mifs-u, beta-gamma); {m.display} has no beta"
         )
     if values is None:
         values = evaluate(bound, digits)
-    return select(values, m, beta, reading=reading, zero_beta=zero_beta)
+    return select(values, m, beta, reading=reading, zero_beta=zero_beta, gamma=gamma)

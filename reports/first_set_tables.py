@@ -30,7 +30,7 @@ __all__ = ["first_set_table", "first_set_markdown", "first_set_csv", "first_set_
 
 
 def _all_rows():
-    for m, beta in method_rows(2):
+    for m, beta in method_rows():
         yield m, beta, None
     for m, reading in rows3d():
         yield m, None, reading

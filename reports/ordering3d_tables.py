@@ -29,7 +29,7 @@ __all__ = ["ordering3d_table", "ordering3d_markdown", "ordering3d_csv", "orderin
 def rows3d():
     """(method, reading) for every distinct reading of every three-dimensional method."""
     for m in METHODS.values():
-        if m.dimension == 3:
+        if m.family == "3d":
             for reading, _ in m.distinct_readings():
                 yield m, reading
 

@@ -30,11 +30,12 @@ __all__ = ["BETAS", "ordering_table", "ordering_markdown", "ordering_latex", "or
 BETAS = ("0", "0.4", "0.7", "1")
 
 
-def method_rows(dimension: int | None = 2):
+def method_rows(family: str | None = "paper"):
     """(method, beta) for every row: registry order, betas for methods that take one; the
-    paper's two-dimensional methods by default (``dimension=None``: every method)."""
+    paper's two-dimensional methods by default (``family=None``: every method but beta-gamma,
+    whose rows are its named points in :mod:`fstheory.reports.library_tables`)."""
     for m in METHODS.values():
-        if dimension is not None and m.dimension != dimension:
+        if (family is not None and m.family != family) or m.has_gamma:
             continue
         for beta in (BETAS if m.has_beta else (None,)):
             yield m, beta

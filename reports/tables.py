@@ -15,6 +15,9 @@ registered one: the paper's ``uniform`` and ``normal``, then Scenario III ``lapl
 * ``first_sets_<scenario>.{md,csv,json}`` -- the derived relevance classes and
   relevance-optimal sets, and for every method its first set, whether it is relevance-optimal,
   whether it orders all features, and why;
+* ``libraries_<scenario>.{md,csv,json}`` -- the methods of FEAST and praznik (MIM, CMI, NJMIM,
+  JMI3, CondRed, beta-gamma at its named points): objectives, orderings, ties, stops and first
+  sets;
 * ``README.md`` -- the index: files, parameters, digits.
 
 Output is deterministic: the same engine gives byte-identical files (no timestamps, fixed
@@ -36,11 +39,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from fstheory.orderings.methods import METHODS
-from fstheory.orderings.objective_table import latex_table, markdown_table
+from fstheory.orderings.objective_table import default_methods, latex_table, markdown_table
 from fstheory.reports import first_set_tables as ft
 from fstheory.reports import general_tables as gt
 from fstheory.reports import joint_tables as jt
+from fstheory.reports import library_tables as lt
 from fstheory.reports import mi_tables as mt
 from fstheory.reports import ordering3d_tables as o3
 from fstheory.reports import numeric_tables as nt
@@ -75,7 +78,7 @@ def resolve_scenarios(scenarios=None) -> list[Scenario]:
 
 def _objective_files(out: Path) -> list[Path]:
     rows = []
-    for m in METHODS.values():
+    for m in default_methods():
         for reading, r in m.distinct_readings():
             rows.append({"method": m.key, "display": m.display, "citation": m.citation,
                          "has_beta": m.has_beta, "reading": reading,
@@ -159,10 +162,13 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
     per_scenario("Three-dimensional methods, ordering", "orderings3d", tex=False, only=joint)
     per_scenario("Relevance and first selected sets (every method)", "first_sets", tex=False,
                  only=joint)
+    per_scenario("Methods of FEAST and praznik, orderings and first sets", "libraries", tex=False,
+                 only=joint)
     lines += [
         "",
-        "The joint tables, the three-dimensional orderings and the first-set table go beyond the "
-        "paper (its future work), for the paper's scenarios and the XOR rule: values the engine "
+        "The joint tables, the three-dimensional orderings, the first-set table and the table of "
+        "the methods of FEAST and praznik go beyond the paper (its future work), for the paper's "
+        "scenarios and the XOR rule: values the engine "
         "does not reach are printed 'not computed' with the reason, and an ordering that needs "
         "one stops there as 'undecided' (`docs/orderings.md`).",
     ]
@@ -274,6 +280,10 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
         t = ft.first_set_table(s, digits, ks)
         files += _three(out, f"first_sets_{s.name}", ft.first_set_markdown(t), ft.first_set_csv(t),
                         ft.first_set_json(t))
+        progress(f"libraries_{s.name}")
+        t = lt.library_table(s, digits, ks)
+        files += _three(out, f"libraries_{s.name}", lt.library_markdown(t), lt.library_csv(t),
+                        lt.library_json(t))
     files.append(_readme(out, chosen, digits, ks))
     return files
 

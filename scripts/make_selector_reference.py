@@ -5,7 +5,9 @@
 The stored file was written by the dense implementation (one F x F matrix per pair quantity,
 numpy bincount over F x n temporaries) that the memory-lean one replaced; the test checks that
 the replacement gives the same orderings, steps, ties, indeterminate candidates and scores, to
-the last bit. Orderings, steps and scores of steps are stored as they are (floats as
+the last bit. (The tie band became rtol * max(1, |best|) afterwards: the one fit where it
+reports more ties, CMIM on "constant", was recorded again, with the same order.) Orderings,
+steps and scores of steps are stored as they are (floats as
 ``float.hex``); the score matrices and the estimator's arrays as digests of their exact values.
 
 Usage: python scripts/make_selector_reference.py [OUT]

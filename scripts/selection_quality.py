@@ -6,7 +6,8 @@ For Scenarios I and II, k = 0.2 and 0.8, n = 100, 500, 1000, 5000 and R replicat
 frequency with which the first |S| selected features form a relevance-optimal set S:
 
 * ours: every method of the registry (:data:`fstheory.orderings.methods.METHODS`, iterated: new
-  methods appear without a change here; MIFS and MIFS-U at beta = 0.4, 0.7, 1) with the defaults
+  methods appear without a change here; MIFS and MIFS-U at beta = 0.4, 0.7, 1, beta-gamma at
+  beta = gamma = 0.4, 0.7, 1) with the defaults
   of :class:`fstheory.selection.MIFeatureSelector` (histogram estimator, ties to the lower index);
   all replications of a cell are run at once through the selector's own estimator, view and greedy
   (and the first replication is checked against ``MIFeatureSelector.fit``);
@@ -52,15 +53,21 @@ SIZES = (100, 500, 1000, 5000)
 BETAS = (0.4, 0.7, 1.0)
 
 
-def our_rows() -> list[tuple[str, float | None]]:
+def our_rows() -> list[tuple[str, float | None, float | None]]:
+    """(method, beta, gamma) of every row."""
     rows = []
     for key, m in METHODS.items():
-        rows += [(key, b) for b in BETAS] if m.has_beta else [(key, None)]
+        if m.has_gamma:
+            rows += [(key, b, b) for b in BETAS]
+        else:
+            rows += [(key, b, None) for b in BETAS] if m.has_beta else [(key, None, None)]
     return rows
 
 
-def row_label(key: str, beta) -> str:
+def row_label(key: str, beta, gamma=None) -> str:
     d = METHODS[key].display
+    if gamma is not None:
+        return f"{d} (beta={beta:g}, gamma={gamma:g})"
     return d if beta is None else f"{d} (beta={beta:g})"
 
 
@@ -91,11 +98,12 @@ def cell(sampler, base, k, n, sets, jobs) -> dict:
     view = HistogramValues(BinnedBatch(x), c)
     options = SelectionOptions("relative")
     hits = {}
-    for key, beta in our_rows():
-        sel = greedy(view, key, beta, steps=steps, options=options)
-        hits[row_label(key, beta)] = int(set_hits(sel, sets).sum())
-        check = MIFeatureSelector(method=key, beta=beta, n_features_to_select=steps).fit(x[0].T, c[0])
-        assert check.order_.tolist() == sel[0][: len(check.order_)].tolist(), (key, beta)
+    for key, beta, gamma in our_rows():
+        sel = greedy(view, key, beta, steps=steps, options=options, gamma=gamma)
+        hits[row_label(key, beta, gamma)] = int(set_hits(sel, sets).sum())
+        check = MIFeatureSelector(method=key, beta=beta, gamma=gamma,
+                                  n_features_to_select=steps).fit(x[0].T, c[0])
+        assert check.order_.tolist() == sel[0][: len(check.order_)].tolist(), (key, beta, gamma)
     yc = c.astype(np.int64)
     results = Parallel(n_jobs=jobs)(delayed(_peer_sample)(x[r], yc[r], steps) for r in range(x.shape[0]))
     for name in peers.PEERS:

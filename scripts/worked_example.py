@@ -30,10 +30,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "worked-example.md"
 K = 10
 BETA = 0.5
+GAMMA = 0.5
 
 
 def _selector(key: str) -> MIFeatureSelector:
-    return MIFeatureSelector(method=key, beta=BETA if METHODS[key].has_beta else None, n_features_to_select=K)
+    m = METHODS[key]
+    return MIFeatureSelector(method=key, beta=BETA if m.has_beta else None,
+                             gamma=GAMMA if m.has_gamma else None, n_features_to_select=K)
 
 
 def build() -> str:
@@ -51,7 +54,7 @@ def build() -> str:
         "row j // 8, column j % 8) with "
         "`fstheory.selection.MIFeatureSelector`; the pixels take at most 17 integer values, so "
         "`discrete_features=\"auto\"` treats them as discrete (plug-in entropies). "
-        f"MIFS and MIFS-U use beta = {BETA}.",
+        f"MIFS and MIFS-U use beta = {BETA}, beta-gamma beta = {BETA} and gamma = {GAMMA}.",
         "",
         "```python",
         "from sklearn.datasets import load_digits",
@@ -101,8 +104,10 @@ def build() -> str:
         f"The constant pixels ({', '.join(constant)}) have entropy exactly 0 and share no information "
         "with anything, so an objective that divides by their entropy or by a normalised MI meets "
         "0/0 on them: they are named at each step and never selected. "
-        + (f"Objectives that only subtract rate them MI(C, V) - 0 = 0 and select them once every other "
-           f"candidate's redundancy outweighs its relevance: {', '.join(took_constant)}."
+        + (f"Objectives that do not divide rate them 0 and select them once no other candidate "
+           f"scores above 0 (a redundancy that outweighs the relevance, or nothing left to add "
+           f"once the selected pixels determine the class on the sample; ties go to the lower "
+           f"index): {', '.join(took_constant)}."
            if took_constant else ""),
     ]
     if explained is not None:

@@ -88,8 +88,11 @@ def pick(values: np.ndarray, available: np.ndarray, options: SelectionOptions) -
     """Index of the winning candidate per row of ``values`` (reps, F); -1 if none is choosable.
 
     ``available`` masks the remaining candidates. NaN is never chosen. With
-    ``options.ties == "relative"`` every candidate within ``rtol * |best|`` of the best is tied
-    and the lowest index wins; with ``"exact"`` the first index attaining the float maximum wins.
+    ``options.ties == "relative"`` every candidate within ``rtol * max(1, |best|)`` of the best is
+    tied and the lowest index wins (the exact world's band, :func:`fstheory.orderings.greedy.tie_band`:
+    an objective that is 0 by its algebra comes out of float sums as +-1e-17, which a band
+    relative to |best| alone could never tie); with ``"exact"`` the first index attaining the
+    float maximum wins.
 
     >>> v = np.array([[1.0, 1.0 + 1e-15, 0.5], [np.nan, np.nan, 2.0]])
     >>> ok = np.ones_like(v, dtype=bool)
@@ -104,7 +107,7 @@ def pick(values: np.ndarray, available: np.ndarray, options: SelectionOptions) -
     else:
         with np.errstate(invalid="ignore"):
             # best = +-inf: only exact equals tie (inf - inf would be NaN)
-            tol = np.where(np.isfinite(best), options.rtol * np.abs(best), 0.0)
+            tol = np.where(np.isfinite(best), options.rtol * np.maximum(1.0, np.abs(best)), 0.0)
             winners = ok & (v >= best - tol)
     idx = np.argmax(winners, axis=-1)
     return np.where(winners.any(axis=-1), idx, -1)
@@ -128,6 +131,7 @@ def greedy(
     first: np.ndarray | None = None,
     record: list | None = None,
     progress=None,
+    gamma=None,
 ) -> np.ndarray:
     """Forward selection for every replication at once: selected indices, shape (reps, steps).
 
@@ -137,7 +141,8 @@ def greedy(
     (MI(C, V) at step 1, the objective after) and the mask of the candidates they were taken over.
     ``progress``, a callable, is called as ``progress(step, steps)`` before each later step.
     The objective reads the view through ``view.candidates()`` (the (reps, F) handle of every
-    feature) when the view has it.
+    feature) when the view has it. ``gamma``: beta-gamma's second coefficient (refused by the
+    other methods).
     """
     options = options or SelectionOptions()
     method = get_method(method) if isinstance(method, str) else method
@@ -160,7 +165,8 @@ def greedy(
         if progress is not None:
             progress(step, steps)
         values = np.broadcast_to(
-            method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading, zero_beta=zero_beta),
+            method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading,
+                             zero_beta=zero_beta, gamma=gamma),
             (reps, F),
         )
         if record is not None:

@@ -72,7 +72,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstheory.orderings.arithmetic import TracingExactOps
-from fstheory.orderings.methods import METHODS, MethodError, get_method
+from fstheory.orderings.methods import METHODS, PER_STEP, MethodError, get_method
 from fstheory.selection import kernels
 from fstheory.selection.estimators import BinnedBatch, n_bins
 from fstheory.selection.greedy import greedy
@@ -112,7 +112,7 @@ class SelectionStep:
 _LABELS = {
     "h": "h({0})", "mi_c": "MI(C,{0})", "mi": "MI({0},{1})", "h_c": "H(C)",
     "mi_c_pair": "MI(C;{0},{1})", "cmi_c": "MI(C;{0}|{1})", "mi_given_c": "MI({0};{1}|C)",
-    "h_pair_c": "H({0},{1},C)",
+    "h_pair_c": "H({0},{1},C)", "mi_c_set": "MI(C;{{{0}}})", "cmi_c_set": "MI(C;{0}|{{{1}}})",
 }
 
 
@@ -128,18 +128,19 @@ class _NamedEstimates:
 
         def call(*handles):
             value = float(np.asarray(fn(*handles)).ravel()[0])
-            names = [self._names[h] for h in handles]
+            names = [",".join(self._names[x] for x in h) if isinstance(h, tuple) else self._names[h]
+                     for h in handles]
             template = _LABELS.get(name)
             return xr(value, template.format(*names) if template else f"{name}({','.join(names)})")
 
         return call
 
 
-def _name_indeterminate(method, view, i, S, beta, reading, zero_beta, names) -> tuple:
+def _name_indeterminate(method, view, i, S, beta, reading, zero_beta, names, gamma=None) -> tuple:
     try:
         with mpmath.workdps(30):
             value = method.objective(TracingExactOps(), _NamedEstimates(view, names), i, list(S), beta,
-                                     reading=reading, zero_beta=zero_beta)
+                                     reading=reading, zero_beta=zero_beta, gamma=gamma)
     except ValueError:  # an estimate is itself NaN: no extended real to evaluate on
         return None, "an estimate is NaN"
     if value.is_indeterminate:
@@ -195,15 +196,21 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
     n_features_to_select : int, float or None, default=None
         How many features to select: an int >= 1 (at most the number of features), a fraction in
         (0, 1] of the features, or None for half of them (rounded down, at least one).
-    beta : float or None, default=None
-        Required in [0, 1] by the methods that take it (MIFS, MIFS-U), refused by the others.
+    beta : float, "1/|S|" or None, default=None
+        Required in [0, 1] by the methods that take it (MIFS, MIFS-U, beta-gamma, which also
+        takes "1/|S|"), refused by the others.
+    gamma : float, "1/|S|" or None, default=None
+        Required in [0, 1] or "1/|S|" by beta-gamma, refused by the others. CMI and JMI3 read
+        MI(C; V_T) of sets, estimated on the cells of the histogram grid (plug-in for discrete
+        features): :mod:`fstheory.selection.sets`.
     estimator : {"histogram", "knn"}, default="histogram"
         The paper's histogram with the ln(Delta) correction, or k-nearest-neighbour estimates.
     reading : str or None, default=None
         Written form of the objective (default: the method's own, :mod:`fstheory.orderings.methods`).
         The readings each method accepts, from the registry: <readings>.
     zero_beta : {"explicit", "drop"}, default="explicit"
-        At beta = 0: evaluate as written, or drop the redundancy term.
+        At beta = 0 (or a zero beta or gamma of beta-gamma): evaluate as written, or drop the
+        term.
     discrete_features : "auto", bool or array-like, default="auto"
         Which features are discrete (plug-in entropies, their values as the cells of every
         histogram): all (True), none (False), a boolean mask of n_features entries, or an array
@@ -219,11 +226,11 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
     n_neighbors : int, default=3
         k of the kNN estimators.
     ties : {"relative", "exact"}, default="relative"
-        Candidates within ``rtol`` (relative) of the best score are tied and the lowest feature
-        index wins ("relative", the paper's rule), or the float maximum wins ("exact"). Ties are
-        reported either way.
+        Candidates within ``rtol * max(1, |best|)`` of the best score are tied and the lowest
+        feature index wins ("relative", the paper's rule), or the float maximum wins ("exact").
+        Ties are reported either way.
     rtol : float, default=1e-9
-        Relative tolerance of a tie.
+        Tolerance of a tie, relative to max(1, |best|) (as the exact world's tie band).
     random_state : int, RandomState instance or None, default=None
         Seeds the jitter of the kNN estimator (unused by the histogram estimator).
     verbose : int, default=0
@@ -266,7 +273,8 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
             Interval(Real, 0, 1, closed="right"),
             None,
         ],
-        "beta": [Interval(Real, 0, 1, closed="both"), None],
+        "beta": [Interval(Real, 0, 1, closed="both"), StrOptions({"1/|S|"}), None],
+        "gamma": [Interval(Real, 0, 1, closed="both"), StrOptions({"1/|S|"}), None],
         "estimator": [StrOptions({"histogram", "knn"})],
         "reading": [str, None],
         "zero_beta": [StrOptions({"explicit", "drop"})],
@@ -281,10 +289,12 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
 
     def __init__(self, *, method="mrmr", n_features_to_select=None, beta=None, estimator="histogram",
                  reading=None, zero_beta="explicit", discrete_features="auto", histogram_options=None,
-                 n_neighbors=3, ties="relative", rtol=1e-9, random_state=None, verbose=0):
+                 n_neighbors=3, ties="relative", rtol=1e-9, random_state=None, verbose=0,
+                 gamma=None):
         self.method = method
         self.n_features_to_select = n_features_to_select
         self.beta = beta
+        self.gamma = gamma
         self.estimator = estimator
         self.reading = reading
         self.zero_beta = zero_beta
@@ -315,10 +325,13 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"parameter 'reading' of {method.display} must be one of "
                              f"{', '.join(method.readings)} (got {self.reading!r})")
         try:
-            beta, reading, zero_beta = method.check(self.beta, self.reading, self.zero_beta)
+            beta, reading, zero_beta = method.check(self.beta, self.reading, self.zero_beta,
+                                                    self.gamma)
+            gamma = method.gamma_value(self.gamma)
         except MethodError as exc:
             raise ValueError(str(exc)) from None
-        return method, None if beta is None else float(beta), reading, zero_beta
+        self._gamma = gamma if gamma is None or gamma is PER_STEP else float(gamma)
+        return method, beta if beta is None or beta is PER_STEP else float(beta), reading, zero_beta
 
     def _discrete_mask(self, X: np.ndarray, constant: np.ndarray) -> np.ndarray:
         """The features treated as discrete (see ``discrete_features``); also sets
@@ -408,7 +421,7 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
         options = SelectionOptions(self.ties, float(self.rtol))
         record: list = []
         sel = greedy(view, method, beta, steps=k, options=options, reading=reading,
-                     zero_beta=zero_beta, record=record, progress=progress.step)[0]
+                     zero_beta=zero_beta, record=record, progress=progress.step, gamma=self._gamma)[0]
         names = self._names(F)
         steps, scores = [], np.empty((len(record), F))
         for t in range(len(record)):
@@ -418,7 +431,8 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
             chosen = int(sel[t])
             S = [int(s) for s in sel[:t]]
             undecided = tuple(
-                Indeterminate(int(i), *_name_indeterminate(method, view, int(i), S, beta, reading, zero_beta, names))
+                Indeterminate(int(i), *_name_indeterminate(method, view, int(i), S, beta, reading, zero_beta,
+                                                           names, self._gamma))
                 for i in np.flatnonzero(available & np.isnan(values))
             ) if t > 0 else tuple(Indeterminate(int(i), None, "the estimate of MI(C, V) is NaN")
                                   for i in np.flatnonzero(available & np.isnan(values)))
@@ -427,7 +441,8 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
             best = values[chosen]
             ok = available & ~np.isnan(values)
             with np.errstate(invalid="ignore"):
-                near = ok & ((values == best) | (np.isfinite(best) & (np.abs(values - best) <= self.rtol * abs(best))))
+                near = ok & ((values == best) | (np.isfinite(best) & (
+                    np.abs(values - best) <= self.rtol * max(1.0, abs(best)))))
             near[chosen] = False
             steps.append(SelectionStep(t + 1, "MI(C,Vi)" if t == 0 else "objective", chosen, float(best),
                                        tuple(int(i) for i in np.flatnonzero(near)), undecided))
@@ -441,7 +456,7 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
         self.order_ = np.array([s.selected for s in steps], dtype=np.intp)
         self.scores_ = scores[:len(steps)]
         self.steps_ = steps
-        self._method_text = method.describe(self.beta, reading, zero_beta)
+        self._method_text = method.describe(self.beta, reading, zero_beta, self.gamma)
         progress.done(f"{len(steps)} features selected")
         return self
 

@@ -2,7 +2,9 @@
 
 A view answers what the objectives read (PREAMBLE contract 1): ``h(i)``, ``mi_c(i)``,
 ``mi(i, j)``, ``h_c()``, ``mi_c_pair(i, j)`` = MI(C; {Vi, Vj}), ``cmi_c(i, j)`` = MI(C; Vi | Vj),
-``mi_given_c(i, j)`` = MI(Vi; Vj | C) and ``h_pair_c(i, j)`` = H(Vi, Vj, C). Values are float
+``mi_given_c(i, j)`` = MI(Vi; Vj | C), ``h_pair_c(i, j)`` = H(Vi, Vj, C), and for sets
+``mi_c_set(T)`` = MI(C; V_T) and ``cmi_c_set(i, T)`` = MI(C; V_T + {Vi}) - MI(C; V_T)
+(:mod:`fstheory.selection.sets`; each distinct set estimated once). Values are float
 arrays over replications; handles are ints or int arrays whose first axis is the replication
 (the layout of :func:`fstheory.selection.greedy.greedy`). ``h_c()`` has shape (reps, 1).
 
@@ -36,6 +38,7 @@ import numpy as np
 
 from fstheory.selection import knn
 from fstheory.selection.estimators import BinnedBatch
+from fstheory.selection.sets import set_mi
 
 __all__ = ["HistogramValues", "KnnValues"]
 
@@ -193,6 +196,23 @@ class _LazyValues:
         """H(V_i, V_j, C) = H(C) + h(V_i, V_j | C)."""
         return self._h_c[self._r(i, j)] + self._pair("h_pair_given_c", "class", i, j)
 
+    def mi_c_set(self, T):
+        """MI(C; V_T) for a tuple of handles broadcast together (the subclass's ``_set_mi``)."""
+        handles = [np.asarray(t) for t in T]
+        r, *cols = np.broadcast_arrays(self._r(*handles), *handles)
+        memo = self.__dict__.setdefault("_set_memo", {})
+        out = np.empty(r.shape)
+        for idx in np.ndindex(r.shape):
+            key = (int(r[idx]), tuple(sorted({int(c[idx]) for c in cols})))
+            if key not in memo:
+                memo[key] = self._set_mi(*key)
+            out[idx] = memo[key]
+        return out + 0.0
+
+    def cmi_c_set(self, i, T):
+        """MI(C; V_i | V_T) = MI(C; V_T + {V_i}) - MI(C; V_T) (chain rule)."""
+        return self.mi_c_set(tuple(T) + (i,)) - self.mi_c_set(tuple(T)) + 0.0
+
 
 class HistogramValues(_LazyValues):
     """Values of a :class:`~fstheory.selection.estimators.BinnedBatch` with classes ``c``.
@@ -223,6 +243,13 @@ class HistogramValues(_LazyValues):
     @property
     def _mi_c_grid(self):
         return self._parts()[1]
+
+    def _set_mi(self, rep: int, cols: tuple) -> float:
+        """MI(C; V_cols) in replication ``rep``: plug-in on the cells of the pair quantities'
+        grid (:mod:`fstheory.selection.sets`)."""
+        labels = self.batch._joint_grid()[0]
+        codes = self.batch._classes(self.c)[0]
+        return set_mi([labels[rep, f] for f in cols], codes[rep])
 
     def _rows(self, group, first, rows):
         if group == "mi":
@@ -262,6 +289,9 @@ class KnnValues(_LazyValues):
         self.mi_c_ = np.array([[self._mi_c_set([f]) for f in range(F)]]) + 0.0
         self._h_c = np.array([knn.plugin_entropy(self.codes)])
         self._mi_c_grid = self.mi_c_
+
+    def _set_mi(self, rep: int, cols: tuple) -> float:
+        return self._mi_c_set(list(cols))
 
     def _split(self, cols):
         return [f for f in cols if self.discrete[f]], [f for f in cols if not self.discrete[f]]

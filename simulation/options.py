@@ -48,9 +48,9 @@ A class with fewer than two observations has no range; it is binned on the whole
   binned over their own sample ranges, the same counts, so their estimates differ only by the
   rounding of ln(Delta) (about 1e-16): which of the two is selected first is then decided by
   rounding, in a fraction of the replications that is neither 0 nor 1.
-* ``"relative"``: candidates whose objective is within ``rtol * |best|`` of the best are tied and
-  the lowest feature index wins, the paper's rule for exact ties (Section 7: "X is selected before
-  3X+1 simply because it was placed first in the list").
+* ``"relative"``: candidates whose objective is within ``rtol * max(1, |best|)`` of the best are
+  tied and the lowest feature index wins, the paper's rule for exact ties (Section 7: "X is
+  selected before 3X+1 simply because it was placed first in the list").
 
 A NaN objective (0/0, 0*inf, inf-inf in floats) is never selected; if every remaining candidate is
 NaN, that replication's selection stops (rule 4 of :mod:`fstheory.orderings.greedy`).

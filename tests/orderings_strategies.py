@@ -5,8 +5,8 @@ Entropies are powers of two (or 0) and MI values multiples of 1/16, so that ever
 product in the objectives is a dyadic rational: float arithmetic is then exact up to the final
 mean/ratio, and the exact and float worlds must agree on which values are zero.
 
-The joint values (for the three-dimensional methods) are consistent with the identities the
-engine uses: H(C) = 11/16 (>= every MI(C, V), <= ln 2), MI(C;{Vi,Vj}) in [max(MI(C,Vi),
+The joint values (for the three-dimensional methods) and the set values (:class:`RandomSets`,
+for CMI and JMI3) are consistent with the identities the engine uses: H(C) = 11/16 (>= every MI(C, V), <= ln 2), MI(C;{Vi,Vj}) in [max(MI(C,Vi),
 MI(C,Vj)), H(C)], MI(C;Vi|Vj) = MI(C;{Vi,Vj}) - MI(C,Vj), MI(Vi;Vj|C) = MI(Vi,Vj) - MI(C,Vi) -
 MI(C,Vj) + MI(C;{Vi,Vj}) (+inf when MI(Vi,Vj) = +inf), H(Vi,Vj,C) = h(Vi) + h(Vj) - MI(Vi,Vj) +
 H(C) - MI(C;{Vi,Vj}) (-inf when MI(Vi,Vj) = +inf). ``unknown`` marks pairs whose MI(C;{Vi,Vj})
@@ -16,6 +16,7 @@ is "not computed" (and, as in the engine, what is derived from it).
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations
 
 import numpy as np
 from hypothesis import strategies as st
@@ -97,6 +98,44 @@ def _values(n, h, mc, upper) -> ScenarioValues:
 STEPS = [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)]
 
 
+class RandomSets:
+    """MI(C; V_T) for random values, consistent with their joint values: one feature is
+    MI(C, V), two are MI(C;{Vi,Vj}), more are min(H(C), max over the pairs + (|T| - 2)/64)
+    (monotone, at most H(C), dyadic); "not computed" when a pair in T is. MI(C; V_i | V_T) is
+    the difference (exact: the values are dyadic)."""
+
+    def __init__(self, values: ScenarioValues):
+        self.values = values
+        self.h_class = values.h_c()
+
+    def mi_c_set(self, T):
+        v = self.values
+        T = sorted(set(int(t) for t in T))
+        if len(T) == 1:
+            return v.mi_c(T[0])
+        if len(T) == 2:
+            return v.mi_c_pair(*T)
+        label = "MI(C;{" + ",".join(v.labels[t] for t in T) + "})"
+        pairs = [v.mi_c_pair(a, b) for a, b in combinations(T, 2)]
+        missing = [p for p in pairs if p.is_indeterminate]
+        if missing:
+            return _nc(label)
+        best = max(p.value for p in pairs)
+        return xr(min(xr(H_CLASS).value, best + xr(Fraction(len(T) - 2, 64)).value), label)
+
+    def cmi_c_set(self, i, T):
+        v = self.values
+        T = sorted(set(int(t) for t in T))
+        label = f"MI(C;{v.labels[i]}|{{{','.join(v.labels[t] for t in T)}}})"
+        return (self.mi_c_set(T + [i]) - self.mi_c_set(T)).named(label)
+
+
+def with_sets(values: ScenarioValues) -> ScenarioValues:
+    """``values`` with :class:`RandomSets` attached (what ``v.mi_c_set`` reads)."""
+    object.__setattr__(values, "sets", RandomSets(values))
+    return values
+
+
 @st.composite
 def scenario_values(draw, min_n=2, max_n=6, n=None, unknown_pairs=False):
     """Random values with consistent joint values; ``unknown_pairs``: some MI(C;{Vi,Vj}) are
@@ -109,10 +148,10 @@ def scenario_values(draw, min_n=2, max_n=6, n=None, unknown_pairs=False):
     steps = draw(st.lists(st.sampled_from(STEPS), min_size=m, max_size=m))
     v = _values(n, h, mc, upper)
     if not unknown_pairs:
-        return v.with_joint(joint_values(v, steps))
+        return with_sets(v.with_joint(joint_values(v, steps)))
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     unknown = frozenset(draw(st.lists(st.sampled_from(pairs), max_size=2)))
-    return v.with_joint(joint_values(v, steps, unknown)), v, steps, unknown
+    return with_sets(v.with_joint(joint_values(v, steps, unknown))), v, steps, unknown
 
 
 def to_float(x) -> float:

@@ -51,6 +51,12 @@ Feature pairs (constants): MI = +inf for a feature and a function of it (the dia
 entropy ln 2delta + (y/delta) ln 2); 0 otherwise. Entropies: h = ln 2delta (X, Z, Y, W+2),
 ln 6delta (3X+1), ln(2delta^2) - 1 (squares), 1/2 + ln 2delta (X-Y, Z+W).
 
+Sets {V_T} of any size (CMI, JMI3): Z, Z^2, W+2, Z+W are independent of (X, Y, C), so only the
+(X, Y) features count; 3X+1 carries X, X^2 adds nothing to X, Y^2 nothing to Y. What is left
+reveals (x, y) -- MI = H(C) = ln 2 -- when it holds two of X, X-Y, Y, or all of Y^2, X-Y, X^2
+(given d = x - y and y^2, the two points (d + y, y), (d - y, -y) have x^2 = (d +- y)^2, equal
+only where d y = 0, a null set); otherwise it is at most a pair, given above.
+
 Chain rules: MI(C;Vi|Vj) = MI(C;{Vi,Vj}) - MI(C,Vj); MI(Vi;Vj|C) = MI(Vi,Vj) - MI(C,Vi) -
 MI(C,Vj) + MI(C;{Vi,Vj}) (+inf where MI(Vi,Vj) = +inf: no joint density given C either);
 H(Vi,Vj,C) = h(Vi) + h(Vj) - MI(Vi,Vj) + H(C) - MI(C;{Vi,Vj}) (-inf where there is no joint
@@ -143,6 +149,24 @@ def mi_features(i, j):
     return _MI_FEAT.get(frozenset({a, b}), sp.Integer(0))
 
 
+def mi_class_set(T, b=None):
+    """MI(C; V_T) for a set T of features (the rules in the module docstring)."""
+    b = base_forms() if b is None else b
+    K = {_CANON[i] for i in T} & _XY
+    if "X" in K:
+        K.discard("X2")
+    if "Y" in K:
+        K.discard("Y2")
+    if len(K & {"X", "D", "Y"}) >= 2 or {"Y2", "D", "X2"} <= K:
+        return LN2
+    if not K:
+        return sp.Integer(0)
+    if len(K) == 1:
+        return {"X": b["X"], "Y": b["Y"], "D": b["D"]}.get(next(iter(K)), sp.Integer(0))
+    assert len(K) == 2, K
+    return _pair_table(b)[frozenset(K)]
+
+
 def mi_class_pair(i, j, b=None):
     """MI(C;{Vi,Vj}) (i == j: MI(C,Vi))."""
     b = base_forms() if b is None else b
@@ -172,6 +196,7 @@ class Closed:
     cmi_c: tuple
     mi_given_c: tuple
     h_pair_c: tuple
+    base: dict | None = None  # the forms of :func:`base_forms`, for the sets
 
 
 def closed_forms(delta=_HALF, at=None) -> Closed:
@@ -187,7 +212,7 @@ def closed_forms(delta=_HALF, at=None) -> Closed:
                         for j in range(N)) for i in range(N))
     hpc = tuple(tuple(-OO if mi[i][j] == OO else h[i] + h[j] - mi[i][j] + LN2 - pair[i][j]
                       for j in range(N)) for i in range(N))
-    return Closed(LN2, h, mc, mi, pair, cmi, given, hpc)
+    return Closed(LN2, h, mc, mi, pair, cmi, given, hpc, b)
 
 
 # ---- evaluation at a point --------------------------------------------------------------------
@@ -335,6 +360,7 @@ class Point:
                 memo[expr] = conv(expr)
             return memo[expr]
 
+        self._c, self._base = c, closed.base
         self.hc = c(closed.h_c)
         self._mc = [c(e) for e in closed.mi_c]
         self._mi = [[c(e) for e in row] for row in closed.mi]
@@ -360,6 +386,14 @@ class Point:
 
     def h_pair_c(self, i, j):
         return self._hpc[i][j]
+
+    def mi_c_set(self, T):
+        return self._c(mi_class_set(tuple(T), self._base))
+
+    def cmi_c_set(self, i, T):
+        """MI(C;Vi|V_T) = MI(C;V_T+{Vi}) - MI(C;V_T), the difference taken on the closed forms
+        (so that equal sets cancel exactly)."""
+        return self._c(mi_class_set(tuple(T) + (i,), self._base) - mi_class_set(tuple(T), self._base))
 
 
 # ---- the objectives, from their published definitions -----------------------------------------
@@ -394,6 +428,65 @@ OBJECTIVES = {
                                                               for s in S),
 }
 ROWS = tuple(OBJECTIVES)
+
+
+# ---- the methods of FEAST and praznik (their published definitions) -----------------------------
+# MIM (Lewis 1992); CMI (Brown et al. 2012); NJMIM (Bennasar et al. 2015): min of MI(C;{Vi,Vs}) /
+# H(Vi,Vs,C); JMI3 (Sechidis et al. 2019): MI(C;{Vi,Vs}) at |S| = 1, then the sum over pairs of
+# S of MI(C;{Vi,Vu,Vw}); beta-gamma (Brown et al. 2012): MI(C,Vi) - beta sum MI(Vi,Vs) + gamma
+# sum MI(Vi;Vs|C); CondRed: its point (0, 1) without the redundancy term.
+
+def _times(c, x: XR) -> XR:
+    """c * x for a number c >= 0 (0 * inf indeterminate)."""
+    if c == 0:
+        return XR("ind", form="0*inf") if x.kind in ("+inf", "-inf") else (
+            x if x.kind == "ind" else ZERO)
+    if x.kind == "fin":
+        return XR("fin", mpmath.mpf(c.numerator) / c.denominator * x.x)
+    return x
+
+
+def _jmi3(p, i, S):
+    if len(S) == 1:
+        return p.mi_c_pair(i, S[0])
+    return xsum(p.mi_c_set((i, u, w)) for a, u in enumerate(S) for w in S[a + 1:])
+
+
+def beta_gamma(beta, gamma, zero="explicit"):
+    """The beta-gamma objective at (beta, gamma) (Fractions, or "1/|S|"); ``zero="drop"`` leaves
+    a zero coefficient's term out."""
+    from fractions import Fraction
+
+    def coef(c, S):
+        return Fraction(1, len(S)) if c == "1/|S|" else Fraction(c)
+
+    def fn(p, i, S):
+        out = p.mi_c(i)
+        b, g = coef(beta, S), coef(gamma, S)
+        if not (b == 0 and zero == "drop"):
+            out = out - _times(b, xsum(p.mi(i, s) for s in S))
+        if not (g == 0 and zero == "drop"):
+            out = out + _times(g, xsum(p.mi_given_c(i, s) for s in S))
+        return out
+
+    return fn
+
+
+LIBRARY = {
+    ("mim", "original"): lambda p, i, S: p.mi_c(i),
+    ("cmi", "original"): lambda p, i, S: p.cmi_c_set(i, S),
+    ("njmim", "original"): lambda p, i, S: xmin(p.mi_c_pair(i, s) / p.h_pair_c(i, s) for s in S),
+    ("jmi3", "original"): _jmi3,
+    ("condred", "original"): lambda p, i, S: p.mi_c(i) + xsum(p.mi_given_c(i, s) for s in S),
+    ("condred", "feast"): lambda p, i, S: p.mi_c(i) - xsum(
+        _times(0, p.mi(i, s)) - p.mi_given_c(i, s) for s in S),
+}
+#: beta-gamma rows: (beta, gamma, zero_beta) -> objective
+BETA_GAMMA = {pt: beta_gamma(*pt) for pt in (
+    ("1/2", "1/4", "explicit"), ("1/|S|", "1/|S|", "explicit"), ("1/|S|", "0", "drop"),
+    ("1", "0", "explicit"), ("0", "1", "drop"), ("1", "1", "explicit"))}
+OBJECTIVES.update(LIBRARY)
+OBJECTIVES.update({("beta-gamma",) + pt: fn for pt, fn in BETA_GAMMA.items()})
 
 
 def _beats(a: XR, b: XR, tol) -> bool:

@@ -57,7 +57,7 @@ def one_line_exit_2(capsys, argv, fragment, seconds=10.0):
         (["values", "--scenario", "", "--k", "0.2"], "parameter 'scenario' must be a scenario name (got ''"),
         (["tables", "--scenario", "", "--out", "unused"], "parameter 'scenario' must be a scenario name"),
         (["order", "--k", "0.2", "--method", "mrmr", "--zero-beta", "drop"],
-         "'zero_beta' = 'drop' applies only to methods with beta (mifs, mifs-u); mRMR has no beta"),
+         "'zero_beta' = 'drop' applies only to methods with beta (mifs, mifs-u, beta-gamma); mRMR has no beta"),
         (["order", "--k", "0.2", "--method", "nmifs", "--zero-beta", "drop"], "NMIFS has no beta"),
         # a negative value after a flag is a value; out of range it says so
         (["values", "--k", "-0.2"], "parameter 'k' must be in [0, 1] (got -0.2)"),

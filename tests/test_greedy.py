@@ -110,13 +110,16 @@ def test_bad_method_input_raises_method_error():
 
 
 def run_all(v, beta):
-    """Every distinct (method, reading, zero_beta) combination."""
+    """Every distinct (method, reading, zero_beta) combination; beta-gamma with gamma = beta and
+    with 1/|S| for both."""
     for name in method_names():
         m = get_method(name)
+        params = [(beta, beta), ("1/|S|", "1/|S|")] if m.has_gamma else [
+            (beta if m.has_beta else None, None)]
         for reading, _ in m.distinct_readings():
-            b = beta if m.has_beta else None
-            for zero_beta in ("explicit", "drop") if m.has_beta and beta == 0 else ("explicit",):
-                yield name, select(v, name, b, reading=reading, zero_beta=zero_beta)
+            for b, g in params:
+                for zero_beta in ("explicit", "drop") if m.has_beta and beta == 0 else ("explicit",):
+                    yield name, select(v, name, b, reading=reading, zero_beta=zero_beta, gamma=g)
 
 
 @SETTINGS

@@ -20,7 +20,7 @@ from fstheory.orderings.methods import get_method, method_names
 from fstheory.reports.compute import values_at  # cached: shared with the other tests
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import NEG_INF, POS_INF, xr
-from orderings_strategies import STEPS, joint_values, scenario_values
+from orderings_strategies import STEPS, joint_values, scenario_values, with_sets
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,25 +31,28 @@ DATA = Path(__file__).parent / "data"
 @settings(max_examples=60, deadline=None)
 @given(scenario_values(min_n=3, max_n=5, unknown_pairs=True), st.data())
 def test_decided_steps_hold_for_every_completion(drawn, data):
-    """With some MI(C;{Vi,Vj}) not computed, each decided step must be the step of the fully
-    known values for any completion within the information bounds; a selection that finished
-    (complete or stopped by indeterminates) must be exactly the completed one."""
+    """With some MI(C;{Vi,Vj}) not computed (and the sets that hold them), each decided step must
+    be the step of the fully known values for any completion within the information bounds; a
+    selection that finished (complete or stopped by indeterminates) must be exactly the
+    completed one. The 3-D methods and those of the libraries that read joint values."""
     v, base, steps, unknown = drawn
     pairs = [(i, j) for i in range(v.n_features) for j in range(i + 1, v.n_features)]
     filled = list(steps)
     for p, ij in enumerate(pairs):
         if ij in unknown:
             filled[p] = data.draw(st.sampled_from(STEPS))
-    complete = base.with_joint(joint_values(base, filled))
-    for name in method_names(3):
-        for reading, _ in get_method(name).distinct_readings():
-            r = select(v, name, reading=reading)
-            c = select(complete, name, reading=reading)
-            assert c.order[: len(r.order)] == r.order, (name, reading)
-            if r.stop is None or r.stop.kind == "indeterminate":
-                assert c.order == r.order and (c.stop is None) == (r.stop is None), (name, reading)
-            else:
-                assert r.stop.blocking and all(b.unknown for b in r.stop.blocking)
+    complete = with_sets(base.with_joint(joint_values(base, filled)))
+    rows = [(name, reading, None, None) for name in method_names(family="3d") + [
+        "cmi", "njmim", "jmi3", "condred"] for reading, _ in get_method(name).distinct_readings()]
+    rows += [("beta-gamma", "original", "1/|S|", "1/|S|"), ("beta-gamma", "feast", "1/2", "1")]
+    for name, reading, beta, gamma in rows:
+        r = select(v, name, beta, reading=reading, gamma=gamma)
+        c = select(complete, name, beta, reading=reading, gamma=gamma)
+        assert c.order[: len(r.order)] == r.order, (name, reading)
+        if r.stop is None or r.stop.kind == "indeterminate":
+            assert c.order == r.order and (c.stop is None) == (r.stop is None), (name, reading)
+        else:
+            assert r.stop.blocking and all(b.unknown for b in r.stop.blocking)
 
 
 def test_interval_rules():

@@ -23,16 +23,25 @@ SETTINGS = settings(max_examples=120, deadline=None)
 NAMES = ["mifs", "mifs-u", "mrmr", "mmifs-u", "micc", "qmifs", "nmifs", "maxmifs"]
 DISPLAY = ["MIFS", "MIFS-U", "mRMR", "mMIFS-U", "MICC", "QMIFS", "NMIFS", "maxMIFS"]
 NAMES3 = ["jmi", "cmim", "jmim", "cife", "disr", "icap"]
+NAMES_LIB = ["mim", "cmi", "njmim", "jmi3", "beta-gamma", "condred"]
 
 # ----- registry and bad input ---------------------------------------------------------------------
 
 
 def test_registry_names_and_display():
-    assert method_names(2) == NAMES and method_names(3) == NAMES3
-    assert method_names() == NAMES + NAMES3
+    assert method_names(family="paper") == NAMES and method_names(family="3d") == NAMES3
+    assert method_names(family="libraries") == NAMES_LIB
+    assert method_names() == NAMES + NAMES3 + NAMES_LIB
+    assert method_names(2) == NAMES + ["mim"]
+    assert method_names(3) == NAMES3 + ["njmim", "beta-gamma", "condred"]
+    assert method_names(4) == ["jmi3"] and get_method("cmi").dimension is None
     assert [get_method(n).display for n in NAMES] == DISPLAY
     assert [get_method(n).display for n in NAMES3] == ["JMI", "CMIM", "JMIM", "CIFE", "DISR", "ICAP"]
-    assert [n for n in NAMES if get_method(n).has_beta] == ["mifs", "mifs-u"]
+    assert [get_method(n).display for n in NAMES_LIB] == ["MIM", "CMI", "NJMIM", "JMI3",
+                                                          "beta-gamma", "CondRed"]
+    assert [n for n in method_names() if get_method(n).has_beta] == ["mifs", "mifs-u", "beta-gamma"]
+    assert [n for n in method_names() if get_method(n).has_gamma] == ["beta-gamma"]
+    assert get_method("BetaGamma") is get_method("beta-gamma")
 
 
 @pytest.mark.parametrize("name", ["MIFS-U", "mifs-u", "Mifs-U", " mMIFS-U ", "MAXMIFS", "mRMR"])
@@ -40,11 +49,12 @@ def test_lookup_is_case_insensitive(name):
     assert get_method(name).key == name.strip().lower()
 
 
-@pytest.mark.parametrize("name", ["mifsu", "mim", "", None, 3])
+@pytest.mark.parametrize("name", ["mifsu", "mimm", "", None, 3])
 def test_unknown_method(name):
     with pytest.raises(MethodError, match=r"parameter 'method' must be one of mifs, mifs-u, mrmr, "
                                           r"mmifs-u, micc, qmifs, nmifs, maxmifs, jmi, cmim, jmim, "
-                                          r"cife, disr, icap"):
+                                          r"cife, disr, icap, mim, cmi, njmim, jmi3, beta-gamma, "
+                                          r"condred"):
         get_method(name)
 
 
@@ -63,8 +73,8 @@ def test_beta_not_a_number(beta):
 
 @pytest.mark.parametrize("name", ["mrmr", "mmifs-u", "micc", "qmifs", "nmifs", "maxmifs"])
 def test_beta_refused_by_methods_without_one(name):
-    with pytest.raises(MethodError, match=r"parameter 'beta' is not accepted by .*only mifs and "
-                                          r"mifs-u take beta, in \[0, 1\]"):
+    with pytest.raises(MethodError, match=r"parameter 'beta' is not accepted by .*only mifs, "
+                                          r"mifs-u and beta-gamma take beta, in \[0, 1\]"):
         get_method(name).check(0.5)
     with pytest.raises(MethodError):
         get_method(name).check(0)
@@ -271,9 +281,9 @@ def test_tracing_ops_record_non_finite_terms():
 
 def test_every_method_has_renderings_for_every_reading():
     for m in METHODS.values():
-        want = ["table", "text"] if m.dimension == 2 else ["original"]
+        want = ["table", "text"] if m.family == "paper" else ["original"]
         assert list(m.readings)[: len(want)] == want and m.default_reading in m.readings
         for r in m.readings.values():
             assert r.latex and r.plain and r.source and callable(r.fn)
         assert m.readings_differ == (m.key in {"mifs-u", "mmifs-u", "micc", "qmifs", "jmi",
-                                               "cmim", "cife", "icap"})
+                                               "cmim", "cife", "icap", "beta-gamma", "condred"})

@@ -63,7 +63,7 @@ def test_objectives_scenario_i_given_x(scenario_i):
     """S = {X}, Scenario I, k = 0.2, delta = 1/2 (h = 0): MI(C;{X,Y}) = ln 2, MI(C;Y|X) = k/2,
     MI(X;Y|C) = k/2 - MI(C,Y), H(X,Y,C) = h(X) + h(Y) + H(C) - ln 2 = 0."""
     v = scenario_i
-    m = {name: get_method(name) for name in method_names(3)}
+    m = {name: get_method(name) for name in method_names(family="3d")}
     with mpmath.workdps(30):
         ln2, half_k, mcy = mpmath.log(2), mpmath.mpf(1) / 10, v.mi_c(YY).value
 
@@ -110,7 +110,7 @@ def test_readings_agree_where_determinate(v, data):
     S = data.draw(st.lists(st.integers(0, n - 1).filter(lambda s: s != i), min_size=1,
                            max_size=n - 1, unique=True))
     with mpmath.workdps(30):
-        for name in method_names(3):
+        for name in method_names(family="3d"):
             m = get_method(name)
             orig = m.objective(EXACT_OPS, v, i, S)
             for reading, _ in m.distinct_readings()[1:]:
@@ -148,7 +148,7 @@ def test_float_world_agrees_with_exact_world(vals, data):
     S = [data.draw(st.lists(st.integers(0, 4).filter(lambda s, r=r: s != i[r]), min_size=2,
                             max_size=2, unique=True)) for r in range(reps)]
     S_arr = [np.array([S[r][p] for r in range(reps)]) for p in range(2)]
-    for name in method_names(3):
+    for name in method_names(family="3d"):
         m = get_method(name)
         for reading, _ in m.distinct_readings():
             with np.errstate(all="raise"):

@@ -55,7 +55,8 @@ def test_every_registered_method_runs(method):
     """Iterates the registry: methods added to it are covered without a change here."""
     X, y = _paper_like(1500)
     beta = 0.5 if METHODS[method].has_beta else None
-    sel = MIFeatureSelector(method=method, beta=beta, n_features_to_select=3).fit(X, y)
+    gamma = "1/|S|" if METHODS[method].has_gamma else None
+    sel = MIFeatureSelector(method=method, beta=beta, gamma=gamma, n_features_to_select=3).fit(X, y)
     assert sel.order_[0] in (0, 1)  # X or 3X+1: the largest MI with the class
     assert len(set(sel.order_.tolist())) == len(sel.order_) == 3
     assert sel.scores_.shape == (3, 5)
@@ -201,7 +202,9 @@ def test_a_single_class_is_refused():
 def test_every_reading_of_every_method_is_accepted(method, reading):
     X, y = _paper_like(800)
     beta = 0.5 if METHODS[method].has_beta else None
-    sel = MIFeatureSelector(method=method, reading=reading, beta=beta, n_features_to_select=3).fit(X, y)
+    gamma = 0.5 if METHODS[method].has_gamma else None
+    sel = MIFeatureSelector(method=method, reading=reading, beta=beta, gamma=gamma,
+                            n_features_to_select=3).fit(X, y)
     assert len(sel.order_) == 3
     if METHODS[method].readings_differ:
         assert f"{reading} reading" in sel.explain().splitlines()[0]

@@ -40,7 +40,9 @@ def _peak_bytes(fn) -> int:
 
 def test_the_dense_implementations_selections_are_reproduced_bit_for_bit():
     """Orderings, steps (scores, ties, indeterminate candidates with their forms and causes),
-    score matrices, stops and warnings of 170 fits, as the dense implementation gave them."""
+    score matrices, stops and warnings of 170 fits, as the dense implementation gave them --
+    with the tie band rtol * max(1, |best|) since: in one fit (CMIM on "constant") a score of
+    -2^-50 is now reported tied with the best score 0 (the order is the same)."""
     data = reference.datasets()
     for case in REFERENCE["selector"]:
         X, y = data[case["data"]]

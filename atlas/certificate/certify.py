@@ -103,7 +103,7 @@ def guarantee(spec, reason: str | None = None) -> dict:
                     f"10^-{spec.digits // 2} of a special point, is not resolved"),
         "grid": spec.grid,
     }
-    if get_method(spec.method).dimension == 3 and spec.digits > LOW_DIGITS:
+    if get_method(spec.method).reads_joint and spec.digits > LOW_DIGITS:
         out["summary"] += (f"; the orderings are first decided on {LOW_DIGITS}-digit joint "
                            "values, a step only where it holds for every input within 100 times "
                            "their stated error, term by term, and otherwise at the working "
@@ -124,7 +124,7 @@ def _why_not(sweep) -> str | None:
         return "a scenario file: its inputs are not known to have enclosures"
     try:
         cert = _certifier(sweep)
-        if sweep.method.dimension == 3:
+        if sweep.method.reads_joint:
             cert.joint()
     except NoEnclosure as exc:
         return str(exc)
@@ -190,6 +190,27 @@ class _View:
     def h_pair_c(self, i, j):
         return self._derived(("hpair", min(i, j), max(i, j)))
 
+    def mi_c_set(self, T):
+        """MI(C; V_T): the leaf its open derivation reduces it to
+        (:meth:`~fstheory.atlas.certificate.joint.JointLeaves.set_symbol`)."""
+        T = tuple(sorted(set(int(t) for t in T)))
+        if len(T) == 1:
+            return self.mi_c(T[0])
+        if len(T) == 2:
+            return self.mi_c_pair(*T)
+        self.cert.joint().set_symbol(T)
+        return self._q(("set", T))
+
+    def cmi_c_set(self, i, T):
+        """MI(C; V_i | V_T) = MI(C; V_T+{V_i}) - MI(C; V_T) as one expression in the leaf
+        symbols (equal leaves cancel exactly)."""
+        T = tuple(sorted(set(int(t) for t in T)))
+        if len(T) == 1:
+            return self.cmi_c(i, T[0])
+        joint = self.cert.joint()
+        return self._set_difference(sp.expand(joint.set_symbol(tuple(sorted(T + (int(i),))))
+                                              - joint.set_symbol(T)))
+
 
 class _IntervalView(_View):
     """One cell's values in the interval world."""
@@ -197,6 +218,16 @@ class _IntervalView(_View):
     def __init__(self, cert: "Certifier", cell: Cell, der: bool):
         self.cert, self.cell, self.der = cert, cell, der
         self._memo: dict = {}
+
+    def _set_difference(self, expr):
+        expr = expr.xreplace({z: 0 for z in self.cert._zeros(self)})
+        if expr == 0:
+            return IX.ZERO
+        out = evaluate_expr(expr, self.cert._leaves_for(expr, self.cell, self.der))
+        if out.finite and out.lo < 0:  # a conditional mutual information is >= 0
+            out = IX("finite", mpmath.mpf(0), max(out.hi, mpmath.mpf(0)), False, out.shi, False,
+                     out.dlo, out.dhi)
+        return out
 
     def _q(self, q):
         if q not in self._memo:
@@ -231,6 +262,9 @@ class _SymbolicView(_View):
 
     def __init__(self, cert: "Certifier", zeros: frozenset):
         self.cert, self.zeros = cert, zeros
+
+    def _set_difference(self, expr):
+        return expr.xreplace({z: 0 for z in self.zeros})
 
     def _q(self, q):
         sym = self.cert.symbol[q]
@@ -458,7 +492,7 @@ class Certifier:
         if not prefix:
             return v.mi_c(i)
         return m.objective(ops, v, i, list(prefix), beta, reading=self.sw.spec.reading,
-                           zero_beta=self.sw.spec.zero_beta)
+                           zero_beta=self.sw.spec.zero_beta, gamma=self.sw.spec.gamma)
 
     def _zeros(self, view: _IntervalView) -> frozenset:
         """The leaves identically 0 on the view's cell (their symbols are 0 in the symbolic
@@ -480,7 +514,7 @@ class Certifier:
         whether obj(w), obj(c) are identically 0 on the cell (an infinite input times an exact
         0 has no rational form, but its value is known)."""
         spec = self.sw.spec  # the certifier is shared by every method row of the same values
-        key = (spec.method, spec.beta, spec.reading, spec.zero_beta, prefix, w, c, zeros,
+        key = (spec.method, spec.beta, spec.gamma, spec.reading, spec.zero_beta, prefix, w, c, zeros,
                known_zero, cell.is_point and self.on_beta and cell.lo == 0)
         if key not in self._sym_cache:
             _, sops, beta = self._beta_ops(cell)
@@ -728,7 +762,12 @@ class Certifier:
             # numerically, for minutes (Scenario III's constant MI(Y^2, X-Y) in CMIM at k = 1):
             # an integral stays a symbol, so it must cancel for an exact zero
             values = {s: (sp.Dummy() if v.has(sp.Integral) else v) for s, v in values.items()}
-        exact = diff.xreplace(values)
+        try:
+            exact = diff.xreplace(values)
+        except (ValueError, TypeError):
+            # a min or max of a term that is infinite or undefined at the point (NJMIM's
+            # MI(C;{Vi,Vs})/H(Vi,Vs,C) at a zero of its divisor): no exact zero to read
+            return False
         return not exact.free_symbols and is_exact_zero(exact)
 
     def _symmetric_zero_at(self, diff, x) -> bool:
@@ -930,7 +969,7 @@ class Certifier:
         shared by every row over the same values, ``self.sw`` being the current one)."""
         key = (self.sw.spec.method, self.sw.spec.reading)
         if key not in self._reads_h:
-            self._reads_h[key] = self.sw.method.dimension == 3 and self.reads_joint_entropy()
+            self._reads_h[key] = self.sw.method.reads_joint and self.reads_joint_entropy()
         return self._reads_h[key]
 
     def reads_joint_entropy(self) -> bool:
@@ -988,7 +1027,7 @@ class Certifier:
         return out
 
     def run(self, result) -> dict:
-        if self.sw.method.dimension == 3:
+        if self.sw.method.reads_joint:
             try:
                 poles = atlas_poles.divisor_zeros(self)
                 for x in result.special:
@@ -1007,7 +1046,7 @@ class Certifier:
                     failures.append(f"the certified bracket [{_text(x0)}, {_text(x1)}] is not "
                                     f"below 10^-{self.digits} relative")
         failures += self._layout_failures(result, brackets)
-        poles = self._pole_failures(result) if self.sw.method.dimension == 3 else []
+        poles = self._pole_failures(result) if self.sw.method.reads_joint else []
         if poles:
             return self._finish(0, brackets, failures + poles)
         for cell, region in pieces:
@@ -1015,7 +1054,13 @@ class Certifier:
                 failures.append(f"{_where(cell)}: no reported region holds the whole piece (a "
                                 "region ends where no breakpoint bracket or special point is)")
                 continue
-            used, fail = self.certify_piece(cell, region.order, region.stopped)
+            try:
+                used, fail = self.certify_piece(cell, region.order, region.stopped)
+            except NoEnclosure as exc:
+                # an input first read on this piece has no enclosure (a set of CMI or JMI3
+                # that reduces to more than two features, or whose value at a special point is
+                # not the open form's): no certificate
+                return guarantee(self.sw.spec, str(exc))
             cells += used
             if fail:
                 failures.append(f"{_where(cell)}: {fail}")
@@ -1030,7 +1075,7 @@ class Certifier:
                      "probabilities (Scenario III)",
                 "beta": "inputs enclosed at the fixed parameters; objectives affine in beta"}.get(
             self.sw.param, "inputs enclosed by ball arithmetic over each cell")
-        if self.sw.method.dimension == 3:
+        if self.sw.method.reads_joint:
             what += ("; joint inputs from the structure derived with the parameter symbolic, "
                      "two-point pairs as closed forms in it times ln 2 (polygon areas under "
                      "uniform laws, (2/pi) atan and r/(1+r) for reflections of normal and "

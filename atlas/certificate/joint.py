@@ -18,6 +18,12 @@ inside the range is refused). Each pair is then, on the whole range:
   :class:`~fstheory.atlas.certificate.cone.ConeLeaf`;
 * otherwise (the numerical route) there is no enclosure and the certificate says which pairs.
 
+MI(C; V_T) of a larger set T (CMI, JMI3) is registered when an objective first reads it
+(:meth:`JointLeaves.set_symbol`): by its open derivation it is 0, H(C), MI(C, V_r) of one feature
+left, or MI(C;{V_a,V_b}) of the pair left after the reductions -- the leaf of that quantity; any
+other derivation has no enclosure. At every special point already checked (and at every one
+checked later) the set's value derived at the point must equal the open leaf's there.
+
 The other joint quantities are the engine's identities
 (:mod:`fstheory.engine.derive_joint`), written in the leaf symbols and expanded, so shared
 terms cancel exactly (H(X,Y,C) = h(X) + h(Y) - MI(X,Y) + H(C) - MI(C;{X,Y}) is exactly 0 in
@@ -83,6 +89,7 @@ class JointLeaves:
         self.n = len(pv.labels)
         self._exprs: dict = {}
         self._checked: set = set()
+        self._sets: set = set()  # the sets T (len > 2) registered by set_symbol
         self._closed_forms: dict = {}  # ("hpair", i, j) -> closed_form (memo)
         self._closed: dict = {}  # closed form -> (leaf, symbol), see _closed_leaf
         self._add_class_entropy()
@@ -185,6 +192,73 @@ class JointLeaves:
     def _exact(self, expr, x):
         dirs = self.cert._dirs({self.t: x})
         return exact_value(expr, {self.t: x}, dirs)
+
+    def set_symbol(self, T):
+        """The leaf symbol of MI(C; V_T) for a sorted tuple T of features (registering it on first
+        use, and checking it at every special point already checked); raises NoEnclosure."""
+        cert = self.cert
+        if len(T) == 1:
+            return cert.symbol[("mi_c", T[0])]
+        if len(T) == 2:
+            return cert.symbol[("pair",) + T]
+        q = ("set", T)
+        if q not in cert.symbol:
+            d = self.st.mi_class_set(T)
+            if d.kind == "zero":
+                cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
+            elif d.kind == "class-entropy":
+                cert.leaf[q], cert.symbol[q] = cert.leaf[("hc",)], cert.symbol[("hc",)]
+            elif d.kind == "single":
+                r = ("mi_c", d.reduced[0])
+                cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
+            elif len(d.reduced) == 2:
+                r = ("pair",) + tuple(sorted(d.reduced))
+                cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
+            else:
+                raise NoEnclosure(f"{self._set_label(T)}: {len(d.reduced)} features left after "
+                                  "the reductions (no leaf)")
+            self._sets.add(T)
+            for x in self._checked:
+                self._check_set(T, x, joint_structure(cert.sw.pv.bound_at({cert.sw.param: x})), {})
+        return cert.symbol[q]
+
+    def _set_label(self, T) -> str:
+        return "MI(C;{" + ",".join(self.cert.sw.pv.labels[i] for i in T) + "})"
+
+    def _point_value(self, d, st, x, hc_pt, opened, pair):
+        """The exact value at the point ``x`` of MI(C; V_S) with derivation ``d`` there (None:
+        the same integral over directions as the open pair leaf, continuous); raises
+        NoEnclosure."""
+        if d.kind == "zero":
+            return sp.Integer(0)
+        if d.kind == "class-entropy":
+            return hc_pt
+        if d.kind == "single":
+            return opened(self.cert.symbol[("mi_c", d.reduced[0])])
+        if d.kind == "two-point" and self._probability(d.partner) is not None:
+            return hc_pt - LN2 * exact_value(self._probability(d.partner), {self.t: x},
+                                             self.cert._dirs({self.t: x}))
+        if d.kind == "two-point" and d.expr is not None:
+            return hc_pt - LN2 * d.expr
+        if d.kind == "two-point-cone" and pair is not None and self._same_cone(*pair, d, st, x):
+            return None
+        raise NoEnclosure("no exact value")
+
+    def _check_set(self, T, x, st, leaf_exact):
+        """The set T derived at the point ``x`` against its open leaf (raises NoEnclosure)."""
+        hc = st.class_entropy()
+        if hc.kind == "numeric":
+            raise NoEnclosure(f"H(C) at {x} comes from the numerical route")
+        hc_pt = sp.Integer(0) if hc.kind == "zero" else LN2
+        d = st.mi_class_set(T)
+        pair = tuple(sorted(d.reduced)) if len(d.reduced) == 2 else None
+        try:
+            v = self._point_value(d, st, x, hc_pt, lambda e: self.opened(e, x, leaf_exact), pair)
+        except NoEnclosure:
+            raise NoEnclosure(f"{self._set_label(T)} at {x}: no exact value") from None
+        if v is not None:
+            _same(v, self.opened(self.cert.symbol[("set", T)], x, leaf_exact),
+                  f"{self._set_label(T)} at {x}")
 
     # ----- the identities --------------------------------------------------------------------------
     def kind(self, d) -> str:
@@ -317,22 +391,12 @@ class JointLeaves:
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 d = st.mi_class_set((i, j))
-                if d.kind == "zero":
-                    v = sp.Integer(0)
-                elif d.kind == "class-entropy":
-                    v = hc_pt
-                elif d.kind == "single":
-                    v = opened(cert.symbol[("mi_c", d.reduced[0])])
-                elif d.kind == "two-point" and self._probability(d.partner) is not None:
-                    v = hc_pt - LN2 * exact_value(self._probability(d.partner), {self.t: x},
-                                                  cert._dirs({self.t: x}))
-                elif d.kind == "two-point" and d.expr is not None:
-                    v = hc_pt - LN2 * d.expr
-                elif d.kind == "two-point-cone" and self._same_cone(i, j, d, st, x):
-                    v = None  # the same integral at the point: continuous (atlas_cone)
-                else:
+                try:
+                    # None: the same integral over directions at the point, continuous
+                    v = self._point_value(d, st, x, hc_pt, opened, (i, j))
+                except NoEnclosure:
                     raise NoEnclosure(f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}: no exact "
-                                      "value")
+                                      "value") from None
                 if v is not None:
                     _same(v, opened(cert.symbol[("pair", i, j)]),
                           f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}")
@@ -347,6 +411,8 @@ class JointLeaves:
                                           f"{open_kind} on the open range")
                     _same(sp.Integer(0), opened(self.expression(dd, frozenset())),
                           f"{self._label(dd)} at {x}")
+        for T in self._sets:
+            self._check_set(T, x, st, leaf_exact)
         self._checked.add(x)
 
 
