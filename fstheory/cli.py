@@ -463,6 +463,27 @@ def _internal_error_line(exc: BaseException, argv: list[str]) -> str:
             f"report it with the command `{command}` (add --debug for the traceback)")
 
 
+def _interruption_behind(exc: BaseException) -> BaseException | None:
+    """The KeyboardInterrupt or SIGTERM exception in the chain of causes and contexts of
+    ``exc`` (a C extension that calls back into Python may raise SystemError over it)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (KeyboardInterrupt, _Terminated)):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _interrupted(exc: BaseException) -> int:
+    """Say how the run was interrupted; its exit code (130 Ctrl-C, 143 SIGTERM)."""
+    if isinstance(exc, _Terminated):
+        print("fstheory: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    print("fstheory: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def main(argv=None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -481,16 +502,15 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except KeyboardInterrupt:
-        print("fstheory: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except _Terminated:
-        print("fstheory: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
+    except (KeyboardInterrupt, _Terminated) as exc:
+        return _interrupted(exc)
     except BrokenPipeError:  # output piped into a pager or `head` that closed early
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:
+        cause = _interruption_behind(exc)
+        if cause is not None:  # a signal turned into another error by C code it passed through
+            return _interrupted(cause)
         if debug:
             traceback.print_exc()
         print(_internal_error_line(exc, argv), file=sys.stderr)
