@@ -64,17 +64,23 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     return specs, ranges
 
 
-def run_atlas(args, digits: int) -> int:
+def run_atlas(args, digits: int, dask_client=None) -> int:
+    """Check the arguments, then (within ``dask_client``, a context manager giving the Dask client
+    of ``--scheduler`` or None) compute and print."""
+    import contextlib
+
     specs, _ = spec_from_args(args, digits)
     progress = progress_printer()
-    if len(specs) == 1:
-        result = atlas(specs[0], jobs=args.jobs, scheduler=args.scheduler, progress=progress)
-        print(json.dumps(result.to_json()) if args.json else result.text())
-        return 0
-    from fstheory.atlas.phase_map import phase_map
+    with dask_client if dask_client is not None else contextlib.nullcontext() as client:
+        scheduler = client if client is not None else args.scheduler
+        if len(specs) == 1:
+            result = atlas(specs[0], jobs=args.jobs, scheduler=scheduler, progress=progress)
+            print(json.dumps(result.to_json()) if args.json else result.text())
+            return 0
+        from fstheory.atlas.phase_map import phase_map
 
-    pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
-                   scheduler=args.scheduler, progress=progress)
+        pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
+                       scheduler=scheduler, progress=progress)
     if args.out:
         from fstheory.atlas.figures import write_map
 

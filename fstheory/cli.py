@@ -10,6 +10,7 @@ terminated (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import shlex
@@ -139,9 +140,17 @@ def _study_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", default="1",
                    help="local worker processes (default: 1; at most the number of chunks of "
                         "work and two per core are started)")
+    _scheduler_args(p)
+
+
+def _scheduler_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a dask.distributed scheduler address, e.g. tcp://host:8786, to run on "
-                        "instead of local processes (default: none)")
+                   help="a dask.distributed scheduler address, tcp://host:port or tls://host:port, "
+                        "to run on instead of local processes; connected to before any "
+                        "computing (default: none)")
+    p.add_argument("--connect-timeout", dest="connect_timeout", default="10", metavar="SECONDS",
+                   help="seconds to wait for the scheduler to answer before giving up with exit "
+                        "code 2 (default: 10)")
 
 
 def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
@@ -207,8 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grid", default="48",
                    help="sample points over the range before bracketing (default: 48)")
     p.add_argument("--jobs", default="1", help="local worker processes (default: 1)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a dask.distributed scheduler address (default: none)")
+    _scheduler_args(p)
     p.add_argument("--out", default=None, metavar="STEM",
                    help="phase diagram: write STEM.png, STEM.pdf and STEM.json (default: none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -326,13 +334,30 @@ def _cmd_order(args) -> int:
     return EXIT_NOT_COMPUTED if result.undecided else EXIT_OK
 
 
+@contextlib.contextmanager
+def _dask_client(args):
+    """The Dask client of ``--scheduler`` (None without it), connected within
+    ``--connect-timeout`` seconds or refused (exit code 2), closed at the end."""
+    from fstheory.simulation.scheduler import connect, parse_timeout
+
+    timeout = parse_timeout(args.connect_timeout, "connect-timeout")
+    if args.scheduler is None:
+        yield None
+        return
+    client = connect(args.scheduler, timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
 def _cmd_atlas(args) -> int:
     from fstheory.atlas.cli import run_atlas
     from fstheory.user_numbers import parse_integer
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)
     args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits))
+    return run_atlas(args, _digits(args.digits), _dask_client(args))
 
 
 def _cmd_tables(args) -> int:
@@ -419,12 +444,11 @@ def _cmd_simulate(args) -> int:
     from fstheory.simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
 
     scenarios = args.scenario + [load_scenario_file(f) for f in args.scenario_file]
-    out = simulate(
-        scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
-        sizes=parse_sizes(args.sizes), **_study_ints(args),
-        scheduler=args.scheduler, estimator=_estimator_options(args.estimator), ties=args.ties,
-        progress=_progress_bar("simulate"),
-    )
+    options = dict(scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
+                   sizes=parse_sizes(args.sizes), **_study_ints(args),
+                   estimator=_estimator_options(args.estimator), ties=args.ties)
+    with _dask_client(args) as client:
+        out = simulate(**options, scheduler=client, progress=_progress_bar("simulate"))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -439,8 +463,9 @@ def _cmd_simulate(args) -> int:
 def _cmd_simulate_study(args) -> int:
     from fstheory.simulation.report import reproduce
 
-    s = reproduce(out=args.out, **_study_ints(args), scheduler=args.scheduler,
-                  progress=_progress_bar("study"))
+    ints = _study_ints(args)
+    with _dask_client(args) as client:
+        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress_bar("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "
