@@ -545,6 +545,12 @@ def run_study(
     if zero_beta not in ("explicit", "drop"):
         raise SimulationInputError(f"parameter 'zero_beta' must be one of explicit, drop (got {zero_beta!r})")
     per_scenario = _params(scenarios, params)
+    for s in scenarios:  # a scenario the float samplers cannot draw is refused before any work
+        for kv in ks:
+            sampler = _sampler(objs[s], tuple(sorted(per_scenario[s].items())), kv)
+            base = sampler.draw_base(np.random.default_rng(0), 1, 64)
+            sampler.features(base)
+            sampler.classes(base)
     optimal = {
         s: tuple(_optimal_sets(_sampler(objs[s], tuple(sorted(per_scenario[s].items())), kv), optimal_sets)
                  for kv in ks)
