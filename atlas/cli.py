@@ -11,7 +11,7 @@ import json
 
 from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
 from fstheory.orderings.methods import get_method
-from fstheory.scenarios.declaration import ParameterError
+from fstheory.scenarios.declaration import ParameterError, to_rational
 
 __all__ = ["run_atlas", "spec_from_args"]
 
@@ -64,11 +64,36 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     return specs, ranges
 
 
+def map_title(spec: AtlasSpec) -> str:
+    """The title of a phase diagram: scenario, method, reading and the fixed parameters."""
+    from fstheory.scenarios.declaration import param_text
+    from fstheory.scenarios.registry import resolve_scenario
+
+    scenario = resolve_scenario(spec.scenario, spec.scenario_file)
+    method = get_method(spec.method)
+    parts = [f"{n}={param_text(to_rational(n, v))}" for n, v in spec.fixed]
+    if spec.reading:
+        parts.append(f"reading {spec.reading}")
+    if spec.zero_beta != "explicit":
+        parts.append(f"zero beta: {spec.zero_beta}")
+    return (f"{scenario.title}\n{method.display}" + (f" ({', '.join(parts)})" if parts else ""))
+
+
 def run_atlas(args, digits: int, dask_client=None) -> int:
     """Check the arguments, then (within ``dask_client``, a context manager giving the Dask client
     of ``--scheduler`` or None) compute and print."""
     import contextlib
 
+    if args.out is not None:  # checked before anything is computed, as `tables --out`
+        from fstheory.atlas.figures import MAP_SUFFIXES
+        from fstheory.reports.atomic import check_output_stem
+
+        if len(args.vary) != 2:
+            raise ParameterError(
+                "parameter 'out': STEM.png, STEM.pdf and STEM.json draw a phase diagram, which "
+                "needs two --vary (e.g. --vary k --vary beta); with one --vary the regions are "
+                "printed (--json for the data)")
+        check_output_stem(args.out, MAP_SUFFIXES)
     specs, _ = spec_from_args(args, digits)
     progress = progress_printer()
     with dask_client if dask_client is not None else contextlib.nullcontext() as client:
@@ -81,9 +106,9 @@ def run_atlas(args, digits: int, dask_client=None) -> int:
 
         pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
                        scheduler=scheduler, progress=progress)
-    if args.out:
+    if args.out is not None:
         from fstheory.atlas.figures import write_map
 
-        write_map(pm, args.out)
+        write_map(pm, args.out, title=map_title(specs[0]))
     print(json.dumps(pm.to_json()) if args.json else pm.text())
     return 0

@@ -10,34 +10,25 @@ so; the boundary curves (located breakpoints joined across columns) are drawn as
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import mpmath
 
 from fstheory.atlas.phase_map import PhaseMap
+from fstheory.reports.atomic import write_together
 
-__all__ = ["write_map", "write_atomic"]
+__all__ = ["write_map", "write_atomic", "MAP_SUFFIXES"]
 
 _PNG_META = {"Software": None}
 _PDF_META = {"Creator": None, "Producer": None, "CreationDate": None}
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename
+    (:func:`fstheory.reports.atomic.write_together`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_together({path: data})[0]
 
 
 def _float(x) -> float:
@@ -91,21 +82,29 @@ def figure(pm: PhaseMap, title: str | None = None):
     return fig
 
 
+#: the files of a phase diagram, after its stem
+MAP_SUFFIXES = (".png", ".pdf", ".json")
+
+
 def write_map(pm: PhaseMap, stem, title: str | None = None) -> list[Path]:
     """``stem.png``, ``stem.pdf`` (the figure) and ``stem.json`` (orderings, regions per column,
-    boundary curves)."""
+    boundary curves), written as one set (:func:`fstheory.reports.atomic.write_together`: an
+    interruption leaves the three previous files, or the three new ones)."""
     import io
 
     import matplotlib.pyplot as plt
 
     stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
     fig = figure(pm, title)
-    out = []
-    for ext, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=ext, metadata=meta)
-        out.append(write_atomic(stem.with_suffix(f".{ext}"), buf.getvalue()))
-    plt.close(fig)
+    files = {}
+    try:
+        for ext, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
+            buf = io.BytesIO()
+            fig.savefig(buf, format=ext, metadata=meta)
+            files[stem.with_name(f"{stem.name}.{ext}")] = buf.getvalue()
+    finally:
+        plt.close(fig)
     text = json.dumps(pm.to_json(), indent=1, ensure_ascii=False) + "\n"
-    out.append(write_atomic(stem.with_suffix(".json"), text.encode("utf-8")))
-    return out
+    files[stem.with_name(f"{stem.name}.json")] = text.encode("utf-8")
+    return write_together(files)
