@@ -105,11 +105,12 @@ def test_a_huge_or_tiny_parameter_value_gives_the_exact_entropy(capsys, tmp_path
     code, out, err = run(capsys, "values", "--scenario-file", path, "--param", f"s={value}",
                          "--digits", "15")
     assert code == 0, err
-    mpmath.mp.dps = 40
-    h = mpmath.log(2 * mpmath.pi * mpmath.e) / 2 + int(expected) * mpmath.log(10)
+    with mpmath.workdps(40):
+        h = mpmath.log(2 * mpmath.pi * mpmath.e) / 2 + int(expected) * mpmath.log(10)
+        shown = mpmath.nstr(h, 15)
     assert f"s={value}" in out.splitlines()[0]  # not a thousand zeros
     row = next(r for r in out.splitlines() if r.startswith("V1 "))
-    assert row.split()[2] == mpmath.nstr(h, 15)
+    assert row.split()[2] == shown
 
 
 def test_a_default_of_1e1000_is_a_value(capsys, tmp_path):
