@@ -34,6 +34,7 @@ from fstheory.user_numbers import NumberTextError, check_exact, parse_rational
 
 __all__ = [
     "ParameterError",
+    "RESERVED_PARAMETER_NAMES",
     "Parameter",
     "Feature",
     "ClassRule",
@@ -48,6 +49,12 @@ __all__ = [
 
 class ParameterError(UserInputError):
     """A scenario parameter that is missing, not a number, or outside its allowed range."""
+
+
+#: names a scenario parameter cannot have: the method options and the other names written next
+#: to the parameters (``--vary beta`` is the method's beta; ``order --json`` puts ``reading`` and
+#: ``zero_beta`` among the params), so that one name never means two things
+RESERVED_PARAMETER_NAMES = ("beta", "zero_beta", "reading", "method", "digits")
 
 
 _DOMAINS: dict[str, tuple[Callable[[sp.Rational], bool], str]] = {
@@ -166,6 +173,9 @@ class Parameter:
     def __post_init__(self):
         if self.domain not in _DOMAINS:
             raise ValueError(f"unknown parameter domain {self.domain!r}")
+        if self.name in RESERVED_PARAMETER_NAMES:
+            raise ValueError(f"parameter name {self.name!r} is reserved "
+                             f"({', '.join(RESERVED_PARAMETER_NAMES)})")
 
     @property
     def symbol(self) -> sp.Symbol:

@@ -103,6 +103,7 @@ import sympy as sp
 from fstheory.scenarios.declaration import (
     ClassRule,
     Feature,
+    RESERVED_PARAMETER_NAMES,
     Parameter,
     ParameterError,
     Scenario,
@@ -596,6 +597,10 @@ def _parameters(value: Any, r: _Reader) -> tuple[Parameter, ...]:
     for pname, spec in table.items():
         path = ("parameters", pname)
         r.identifier(pname, path, "parameter")
+        if pname in RESERVED_PARAMETER_NAMES:
+            raise r.error(path, f"parameter name '{pname}' is reserved: it names a method option "
+                                f"or an output field beside the parameters (reserved: "
+                                f"{', '.join(RESERVED_PARAMETER_NAMES)}); choose another name")
         spec = r.table(spec, path, example)
         r.known_keys(spec, path, _PARAMETER_KEYS, f"[parameters.{pname}]")
         domain = r.string(spec.get("domain", "real"), path + ("domain",))
