@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
+from fstheory.atlas.values import as_exact
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError, to_rational
 
@@ -59,7 +60,7 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     point = dict(fixed)
     for s in specs:  # bind once: a fixed parameter out of its domain fails here, before the work
         if s.parameter != "beta":
-            point[s.parameter] = s.lo
+            point[s.parameter] = as_exact(s.lo)  # exact: '1/10^1000' is no number to parse
     scenario.bind(**point)
     return specs, ranges
 

@@ -39,7 +39,7 @@ the paper's Monte Carlo study."""
 EPILOG = """\
 exit codes: 0 success; 1 internal error (please report it; --debug shows the traceback);
 2 bad input (one line naming the parameter, or the file and line); 3 an ordering stopped at a
-value that is not computed; 130 interrupted.
+value that is not computed; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
 Python API: import fstheory; fstheory.scenario("uniform", k="0.2").values() (see the README)."""
 
 
@@ -117,8 +117,8 @@ def _add_scenario_args(p: argparse.ArgumentParser, names: str) -> None:
                      help="a TOML scenario declaration instead (see docs/adding-a-scenario.md; "
                           "default: none)")
     p.add_argument("--k", default=None,
-                   help="class weight k in [0, 1] (default: the scenario's; required when it "
-                        "declares none)")
+                   help="class weight k in [0, 1] (default: the scenario file's, if it declares "
+                        "one; required otherwise, and for every registered scenario)")
     for name, hint in (("delta", "uniform half-width > 0 (default: the scenario's, 0.5)"),
                        ("sigma", "normal standard deviation > 0 (default: the scenario's, 1)"),
                        ("a", "slope of aX+b, != 0 (default: the scenario's, 3)"),
@@ -210,7 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parameter to sweep (k, beta, delta, ...); twice: k and beta, a phase "
                         "diagram (required)")
     p.add_argument("--range", action="append", default=[], metavar="LO:HI",
-                   help="range of the swept parameter, one per --vary (default: its domain)")
+                   help="range of the swept parameter, one per --vary (default: [0, 1] for k, "
+                        "beta and other parameters in [0, 1]; required for a parameter with an "
+                        "unbounded domain, such as delta or sigma)")
     p.add_argument("--digits", default="20",
                    help="significant digits of breakpoints, 1-100 (default: 20)")
     p.add_argument("--grid", default="48",
