@@ -24,7 +24,8 @@ def _fixed(args, scenario, vary) -> tuple:
     given = merge_overrides(named, parse_param_assignments(args.param))
     for name in vary:
         if name in given:
-            raise ParameterError(f"parameter '{name}' is varied (--vary {name}) and also given a value")
+            raise ParameterError(f"parameter '{name}' is varied (--vary {name}) and also given a "
+                                 f"value ({given[name]}): drop the value to vary it")
     for name in given:
         scenario.parameter(name)
     return tuple(sorted(given.items()))
@@ -48,7 +49,9 @@ def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
     ranges = [parse_range(v, d, args.range[i] if i < len(args.range) else None)
               for i, (v, d) in enumerate(zip(vary, domains))]
     if "beta" in vary and args.beta is not None:
-        raise ParameterError("parameter 'beta' is varied (--vary beta) and also given a value")
+        raise ParameterError(f"parameter 'beta' is varied (--vary beta) and also given a value "
+                             f"(--beta {args.beta}): drop --beta to vary it (a (k, beta) map is "
+                             f"--vary k --vary beta without --beta)")
     fixed = _fixed(args, scenario, vary)
     beta = args.beta
     if "beta" not in vary:
