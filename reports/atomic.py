@@ -228,12 +228,18 @@ def _remove_stale_staging(out: Path) -> None:
 
 @contextlib.contextmanager
 def _signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM while files are moved into place (delivered right after)."""
+    """Hold SIGINT and SIGTERM while files are moved into place (delivered right after): blocked
+    in this thread (a default action waits too), and their Python handlers only recording
+    (:func:`fstheory.theory.interrupts.signals_held`), since with other threads in the process
+    the kernel may hand the signal to one of them, and the main thread would raise at once."""
+    from fstheory.theory.interrupts import signals_held
+
     sigs = {signal.SIGINT, signal.SIGTERM}
     can_block = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs) if can_block else None
     try:
-        yield
+        with signals_held():
+            yield
     finally:
         if can_block:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)

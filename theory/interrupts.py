@@ -41,18 +41,15 @@ ZeroDivisionError: from the integrand
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 
-from flint import acb
-
-__all__ = ["acb_integral"]
+__all__ = ["acb_integral", "signals_held"]
 
 #: signals whose Python handlers are held back while arb runs
 DEFERRED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGALRM")
                          if hasattr(signal, n))
-
-_ZERO = acb(0)
 
 _depth = 0  # acb_integral calls running in the main thread (nested ones included)
 _pending: list = []  # signals recorded while arb ran, in order of arrival
@@ -102,7 +99,45 @@ def _deliver() -> bool:
     return False
 
 
-def acb_integral(func, a, b, **options) -> acb:
+@contextlib.contextmanager
+def signals_held():
+    """Inside the block (main thread), the Python handlers of SIGINT, SIGTERM and SIGALRM only
+    record the signal; when the block ends, the handlers are put back and the first recorded
+    signal is passed to its handler (which raises ``KeyboardInterrupt``, ...). Nested blocks
+    (and :func:`acb_integral` inside one) leave the delivery to the outermost.
+
+    A Python-level hold, unlike blocking the signal with ``pthread_sigmask``: in a process with
+    other threads the kernel may deliver the signal to one of them, whose C handler still has
+    the main thread raise at once.
+
+    Yields
+    ------
+    list
+        The signals recorded so far (empty while nothing arrived).
+    """
+    global _depth
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    outermost = _depth == 0
+    if outermost:
+        _pending.clear()
+    _depth += 1
+    try:
+        if outermost:
+            _install()
+        yield _pending
+    finally:
+        try:
+            if outermost:
+                _restore()
+        finally:
+            _depth -= 1
+        if outermost and _pending:
+            _deliver()
+
+
+def acb_integral(func, a, b, **options):
     """``acb.integral(func, a, b, **options)`` (same arguments and value), ended cleanly by a
     signal or by an exception of ``func`` (module docstring).
 
@@ -112,47 +147,34 @@ def acb_integral(func, a, b, **options) -> acb:
         What the handler of a signal received meanwhile raises (``KeyboardInterrupt``, ...),
         else the exception ``func`` raised, else what ``acb.integral`` itself raises.
     """
-    global _depth
+    from flint import acb
+
     main = threading.current_thread() is threading.main_thread()
     failure: list = []
-    stop = _pending if main else ()
+    zero = acb(0)
 
-    def guarded(z, analytic):
-        if failure or stop:
-            return _ZERO
-        try:
-            value = func(z, analytic)
-            return value if isinstance(value, acb) else acb(value)
-        except BaseException as exc:  # noqa: B036 - re-raised after arb returns
-            failure.append(exc)
-            return _ZERO
+    while True:
+        with signals_held() as stop:
 
-    if not main:
-        value = acb.integral(guarded, a, b, **options)
-    else:
-        while True:
-            outermost = _depth == 0
-            if outermost:
-                _pending.clear()
-            _depth += 1
-            redo = False
-            try:
-                if outermost:
-                    _install()
-                value = acb.integral(guarded, a, b, **options)
-            finally:
+            def guarded(z, analytic):
+                if failure or stop:
+                    return zero
                 try:
-                    if outermost:
-                        _restore()
-                finally:
-                    _depth -= 1
-                if outermost and _pending:
-                    redo = _deliver()  # raises, unless the handler only took note
-            if _pending:
-                raise _Abandoned()
-            if not redo:
-                break
-            failure.clear()  # the value is void: integrate again
+                    value = func(z, analytic)
+                    return value if isinstance(value, acb) else acb(value)
+                except BaseException as exc:  # noqa: B036 - re-raised after arb returns
+                    failure.append(exc)
+                    return zero
+
+            value = acb.integral(guarded, a, b, **options)
+            interrupted = bool(stop)
+        # here a recorded signal was delivered (and raised) by the outermost hold; a nested call
+        # unwinds its caller's integrand, and one whose handler only took note integrates again
+        if main and _depth and _pending:
+            raise _Abandoned()
+        if not interrupted:
+            break
+        failure.clear()
     if failure:
         raise failure[0]
     return value
