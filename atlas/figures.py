@@ -86,6 +86,17 @@ def _boundaries(pm: PhaseMap) -> list[tuple[str, list]]:
     return list(out.items())
 
 
+def _palette(n: int):
+    """Colours for n orderings: tab10 without its grey (it reads as 'no data'), tab20 beyond."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+    if n > 9:
+        return plt.get_cmap("tab20")
+    tab10 = plt.get_cmap("tab10")
+    return ListedColormap([tab10(i) for i in (0, 1, 2, 3, 4, 5, 6, 8, 9)])
+
+
 def _unit(point, frame) -> tuple[float, float]:
     x0, x1, y0, y1 = frame
     return (point[0] - x0) / (x1 - x0), (point[1] - y0) / (y1 - y0)
@@ -128,12 +139,12 @@ def figure(pm: PhaseMap, title: str | None = None):
     from matplotlib.patches import Patch, Rectangle
 
     plt.rcParams.update({"font.family": "DejaVu Sans", "svg.hashsalt": "fstheory",
-                         "pdf.compression": 6, "path.simplify": False, "hatch.color": "#303030",
-                         "hatch.linewidth": 0.4})
+                         "pdf.compression": 6, "path.simplify": False, "hatch.color": "#3a3a3a",
+                         "hatch.linewidth": 0.35})
     orders = pm.orderings()
     texts = ordering_texts(pm)
     lines_only = _only_on_lines(pm)
-    cmap = plt.get_cmap("tab20" if len(orders) > 10 else "tab10")
+    cmap = _palette(len(orders))
     fig = plt.figure(figsize=(11.0, 6.2), dpi=150)
     ax = fig.add_axes((0.07, 0.10, 0.50, 0.76))
     panel = fig.add_axes((0.60, 0.02, 0.39, 0.90))
@@ -192,7 +203,7 @@ def figure(pm: PhaseMap, title: str | None = None):
         else:
             handles.append(Patch(facecolor=cmap(i % cmap.N), label=label))
     if pm.column_sets:
-        handles.append(Patch(facecolor="white", edgecolor="#303030", hatch=_HATCH, linewidth=0.5,
+        handles.append(Patch(facecolor="white", edgecolor="#3a3a3a", hatch=_HATCH, linewidth=0.5,
                              label="hatched: in that column, the ordering's first features\n"
                                    "form a relevance-optimal set"))
     first = panel.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, 1.0),
