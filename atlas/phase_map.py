@@ -44,7 +44,7 @@ def column_optimal_sets(args):
     spec, param, value = args
     point = dict(spec.fixed)
     if param != "beta":
-        point[param] = str(value)
+        point[param] = as_exact(value)
     try:
         return relevance_optimal_sets(spec.load_scenario().bind(**point), digits=30), None
     except RelevanceUndecided as exc:
@@ -130,7 +130,8 @@ class PhaseMap:
         lines += ["", "boundaries:"]
         for c in js["boundaries"]:
             a, b = c["points"][0], c["points"][-1]
-            lines.append(f"  {c['cause']}: {len(c['points'])} points, from "
+            n = len(c["points"])
+            lines.append(f"  {c['cause']}: {n} point{'' if n == 1 else 's'}, from "
                          f"({a[0]}, {a[1][:12]}) to ({b[0]}, {b[1][:12]})")
         if js["notes"]:
             lines += ["", "notes:"] + [f"  {n}" for n in js["notes"]]
@@ -204,7 +205,7 @@ def phase_map(specs, *, columns: int = 41, optimal_sets=None, certify: bool = Fa
         if xs.parameter == "beta":
             col_specs.append(replace(ys, beta=str(v)))
         else:
-            fixed[xs.parameter] = str(v)
+            fixed[xs.parameter] = v  # exact (a text '1/4000...0' of 1000 digits would not parse)
             col_specs.append(replace(ys, fixed=tuple(sorted(fixed.items()))))
     results = _run(_column_task, [(c, certify) for c in col_specs], jobs, scheduler, progress,
                    "columns")

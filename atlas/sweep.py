@@ -116,6 +116,10 @@ def check_parameter(scenario, method, name: str) -> str:
     names = [p.name for p in scenario.parameters]
     if name not in names:
         allowed = names + (["beta"] if get_method(method).has_beta else [])
+        if not allowed:
+            raise ParameterError(
+                f"parameter 'vary': scenario '{scenario.name}' declares no parameter and "
+                f"{get_method(method).display} has no beta: nothing to vary (got {name!r})")
         raise ParameterError(f"parameter 'vary' must be one of {', '.join(allowed)} (got {name!r})")
     return scenario.parameter(name).domain
 
@@ -136,7 +140,9 @@ def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
     if bad:
         allowed = {"unit": "within [0, 1]", "positive": "> 0", "nonzero": "not containing 0"}[domain]
         raise ParameterError(f"parameter '{name}': range {text} must be {allowed}")
-    return str(lo), str(hi)
+    from fstheory.scenarios.declaration import param_text
+
+    return param_text(lo), param_text(hi)  # exact, and short: '1e-1000', not 1/10^1000
 
 
 # ----- output --------------------------------------------------------------------------------------
@@ -156,7 +162,30 @@ def decimal_text(x, digits: int) -> str:
         v = mpmath.mpf(sp.N(x, digits + 10)) if isinstance(x, sp.Basic) else mpmath.mpf(x)
         if v == 0:
             return "0"
-        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-digits, max_fixed=digits + 2)
+        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-max(digits, 6),
+                           max_fixed=digits + 2)
+
+
+def _distinct_texts(points: dict, brackets: dict, digits: int) -> dict:
+    """key -> the text of ``points[key]`` at ``digits``; where two different points would read
+    alike, with one or two digits more, as far as each one's bracket (``brackets[key]``: lo, hi;
+    an exact point has none) proves them: a printed digit is a proved digit."""
+    texts = {k: decimal_text(x, digits) for k, x in points.items()}
+    identity = {k: decimal_text(x, digits + 8) for k, x in points.items()}
+    for extra in (1, 2):
+        groups: dict = {}
+        for k, t in texts.items():
+            groups.setdefault(t, []).append(k)
+        clashes = [ks for ks in groups.values() if len({identity[k] for k in ks}) > 1]
+        if not clashes:
+            break
+        for ks in clashes:
+            for k in ks:
+                t = decimal_text(points[k], digits + extra)
+                lo_hi = brackets.get(k)
+                if lo_hi is None or all(decimal_text(e, digits + extra) == t for e in lo_hi):
+                    texts[k] = t
+    return texts
 
 
 @dataclass(frozen=True)
@@ -168,9 +197,9 @@ class Breakpoint:
     kind: str  # "crossing" | "pole" | "value" (a value changes kind or sign) | "change"
     bracket: tuple | None = None  # (lo, hi) mpf enclosure of a located crossing
 
-    def to_json(self, digits: int) -> dict:
-        return {"at": decimal_text(self.at, digits), "step": self.step, "cause": self.cause,
-                "between": list(self.between)}
+    def to_json(self, digits: int, texts: dict | None = None) -> dict:
+        at = (texts or {}).get(id(self.at)) or decimal_text(self.at, digits)
+        return {"at": at, "step": self.step, "cause": self.cause, "between": list(self.between)}
 
 
 @dataclass(frozen=True)
@@ -181,8 +210,10 @@ class Region:
     stopped: bool
     sample: object  # a point inside (or the point itself) where the order was computed
 
-    def to_json(self, labels, digits: int) -> dict:
-        return {"from": decimal_text(self.lo, digits), "to": decimal_text(self.hi, digits),
+    def to_json(self, labels, digits: int, texts: dict | None = None) -> dict:
+        texts = texts or {}
+        return {"from": texts.get(id(self.lo)) or decimal_text(self.lo, digits),
+                "to": texts.get(id(self.hi)) or decimal_text(self.hi, digits),
                 "order": [labels[i] for i in self.order], "stopped": self.stopped}
 
 
@@ -197,15 +228,29 @@ class AtlasResult:
     certificate: dict | None = None
     notes: list = field(default_factory=list)
 
+    def point_texts(self) -> dict:
+        """id(point) -> its text, for the ends of the regions and the breakpoints: ``digits``
+        significant digits, more where two different points would read alike
+        (:func:`_distinct_texts`)."""
+        points, brackets = {}, {}
+        for r in self.regions:
+            points[id(r.lo)], points[id(r.hi)] = r.lo, r.hi
+        for b in self.breakpoints:
+            points[id(b.at)] = b.at
+            if b.bracket is not None:
+                brackets[id(b.at)] = b.bracket
+        return _distinct_texts(points, brackets, self.spec.digits)
+
     def to_json(self) -> dict:
         d = self.spec.digits
+        texts = self.point_texts()
         out = {
             "parameter": self.spec.parameter,
-            "breakpoints": [b.to_json(d) for b in self.breakpoints],
-            "regions": [r.to_json(self.labels, d) for r in self.regions],
+            "breakpoints": [b.to_json(d, texts) for b in self.breakpoints],
+            "regions": [r.to_json(self.labels, d, texts) for r in self.regions],
             "scenario": self.spec.scenario_name,
             "method": self.method_text,
-            "fixed": dict(self.spec.fixed),
+            "fixed": {k: str(v) for k, v in self.spec.fixed},
             "range": [self.spec.lo, self.spec.hi],
             "digits": d,
         }
@@ -219,17 +264,18 @@ class AtlasResult:
                  f"{self.spec.parameter} in [{self.spec.lo}, {self.spec.hi}]"
                  + (f" ({', '.join(f'{k}={v}' for k, v in self.spec.fixed)})" if self.spec.fixed else "")]
         lines.append("")
-        w = d + 8
+        w = max(d + 8, 12)
+        texts = self.point_texts()
         lines.append(f"{'from':<{w}} {'to':<{w}} order")
         for r in self.regions:
-            js = r.to_json(self.labels, d)
+            js = r.to_json(self.labels, d, texts)
             order = ", ".join(js["order"]) + (" -- stopped" if r.stopped else "")
             lines.append(f"{js['from']:<{w}} {js['to']:<{w}} {order}")
         lines.append("")
         if self.breakpoints:
             lines.append(f"{'breakpoint':<{w}} step  cause")
             for b in self.breakpoints:
-                js = b.to_json(d)
+                js = b.to_json(d, texts)
                 lines.append(f"{js['at']:<{w}} {str(js['step'] or '-'):>4}  {js['cause']}")
         else:
             lines.append("no breakpoint: one ordering over the whole range")

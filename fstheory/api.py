@@ -10,10 +10,14 @@ message names the parameter, or the file and line.
 
 from __future__ import annotations
 
+import numbers
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from fstheory.theory.extended import ExtendedReal
 
 if TYPE_CHECKING:  # imported lazily below: ``import fstheory`` stays light
     from fstheory.orderings.greedy import SelectionResult, Step, Stop
@@ -23,6 +27,7 @@ if TYPE_CHECKING:  # imported lazily below: ``import fstheory`` stays light
 __all__ = [
     "ScenarioPoint",
     "Ordering",
+    "ProvedValue",
     "scenario",
     "load_scenario",
     "shipped_scenario",
@@ -31,11 +36,75 @@ __all__ = [
 
 
 def _check_digits(digits: int) -> int:
+    """``digits`` as an int in [1, 100]: a Python or numpy integer."""
     from fstheory.scenarios.declaration import ParameterError
 
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 100:
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) \
+            or not 1 <= digits <= 100:
         raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
-    return digits
+    return int(digits)
+
+
+def _plain(value):
+    """A numpy number as the Python number it stands for: an integer exactly, a float as the
+    float it is (read downstream through its shortest repr, 0.2 is 1/5); anything else (str,
+    Fraction, sympy numbers, Decimal) as it is."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Number):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Rational):
+        return float(value)  # np.float64 is a float, but its repr is 'np.float64(0.2)'
+    return value
+
+
+def _proved(x, digits: int):
+    """``x`` (an engine value) as a :class:`ProvedValue` that knows its proved digits."""
+    from dataclasses import fields
+
+    return ProvedValue(**{f.name: getattr(x, f.name) for f in fields(x)}, proved_digits=digits)
+
+
+def _proved_view(values, digits: int):
+    """The engine's values with every entry a :class:`ProvedValue` of ``digits`` digits."""
+    from dataclasses import replace
+
+    return replace(values,
+                   entropy=tuple(_proved(x, digits) for x in values.entropy),
+                   mi_class=tuple(_proved(x, digits) for x in values.mi_class),
+                   mi_features=tuple(tuple(_proved(x, digits) for x in row)
+                                     for row in values.mi_features))
+
+
+@dataclass(frozen=True, eq=False)
+class ProvedValue(ExtendedReal):
+    """A value of :meth:`ScenarioPoint.values`: an
+    :class:`~fstheory.theory.extended.ExtendedReal` that knows how many significant digits of it
+    are proved (the ``digits`` it was computed with). ``text(d)`` for a larger ``d`` is refused
+    (``fstheory.UserInputError``): the digits past those are not proved. Arithmetic on it gives
+    plain extended reals."""
+
+    proved_digits: int = 30
+
+    def text(self, digits: int = 6) -> str:
+        from fstheory.scenarios.declaration import ParameterError
+
+        digits = _check_digits(digits)
+        if self.is_finite and digits > self.proved_digits:
+            raise ParameterError(
+                f"parameter 'digits': {digits} significant digits asked of a value proved to "
+                f"{self.proved_digits} (computed by values(digits={self.proved_digits})); ask "
+                f"values(digits={digits}) for more")
+        return super().text(digits)
+
+    def __str__(self) -> str:
+        return self.text(min(6, self.proved_digits))
+
+    def __repr__(self) -> str:
+        core = self.text(min(12, self.proved_digits))
+        if self.is_indeterminate:
+            core += f" [{self.cause}]"
+        return f"ExtendedReal({core}{', ' + self.label if self.label else ''})"
 
 
 @dataclass(frozen=True)
@@ -81,12 +150,21 @@ class Ordering:
     def steps(self) -> tuple[Step, ...]:
         return self.result.steps
 
-    def explain(self, *, digits: int = 6) -> str:
+    def explain(self, *, digits: int | None = None) -> str:
         """A readable account of every step and of the stop (what ``fstheory order --explain``
-        prints), values with ``digits`` significant digits."""
+        prints), values with ``digits`` significant digits (default 6, or fewer when the
+        ordering was computed with fewer; more than it was computed with are refused: they are
+        not proved)."""
         from fstheory.orderings.explain import explain
+        from fstheory.scenarios.declaration import ParameterError
 
-        return explain(self.result, _check_digits(digits))
+        working = self.result.values.digits
+        digits = min(6, working) if digits is None else _check_digits(digits)
+        if digits > working:
+            raise ParameterError(
+                f"parameter 'digits': {digits} significant digits asked of values proved to "
+                f"{working} (order(..., digits={working})); ask order(..., digits={digits})")
+        return explain(self.result, digits)
 
     def to_json(self) -> dict:
         """The JSON object of ``fstheory order --json``."""
@@ -120,6 +198,7 @@ class ScenarioPoint:
 
     bound: BoundScenario
     _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -148,16 +227,20 @@ class ScenarioPoint:
         fstheory.engine.values.ScenarioValues
             ``labels``; ``entropy[i]`` = h(V_i); ``mi_class[i]`` = MI(C, V_i);
             ``mi_features[i][j]`` = MI(V_i, V_j) (+inf on the diagonal); ``provenance``.
-            Each value is an :class:`fstheory.theory.extended.ExtendedReal`: ``float(x)``
-            gives a float (+-inf included) and raises ``ValueError`` for a value that is
-            indeterminate or not computed, naming why; ``x.text(d)`` gives ``d`` digits.
+            Each value is a :class:`ProvedValue` (an
+            :class:`fstheory.theory.extended.ExtendedReal`): ``float(x)`` gives a float (+-inf
+            included) and raises ``ValueError`` for a value that is indeterminate or not
+            computed, naming why; ``x.text(d)`` gives ``d`` significant digits, ``d`` at most
+            ``digits`` (more would not be proved: refused with a ``UserInputError``).
         """
         digits = _check_digits(digits)
         if digits not in self._values:
             from fstheory.engine.evaluate import evaluate
 
             self._values[digits] = evaluate(self.bound, digits)
-        return self._values[digits]
+        if digits not in self._views:
+            self._views[digits] = _proved_view(self._values[digits], digits)
+        return self._views[digits]
 
     def order(self, method: str, beta: float | str | Fraction | None = None, *,
               reading: str | None = None, zero_beta: str = "explicit",
@@ -194,9 +277,9 @@ class ScenarioPoint:
         from fstheory.orderings.order import order
 
         digits = _check_digits(digits)
-        result = order(self.bound, method, beta, reading=reading, zero_beta=zero_beta,
+        result = order(self.bound, method, _plain(beta), reading=reading, zero_beta=zero_beta,
                        digits=digits, values=self._values.get(digits),
-                       gamma=gamma)  # options checked first
+                       gamma=_plain(gamma))  # options checked first
         self._values.setdefault(digits, result.values)
         return Ordering(result)
 
@@ -251,7 +334,7 @@ def scenario(name: str, **params) -> ScenarioPoint:
     """
     from fstheory.scenarios.registry import get_scenario
 
-    return ScenarioPoint(get_scenario(name).bind(**params))
+    return ScenarioPoint(get_scenario(name).bind(**{n: _plain(v) for n, v in params.items()}))
 
 
 def load_scenario(path: str | Path, **params) -> ScenarioPoint:
@@ -264,9 +347,13 @@ def load_scenario(path: str | Path, **params) -> ScenarioPoint:
     fstheory.scenarios.declaration.ParameterError
         For a bad parameter value.
     """
+    from fstheory.scenarios.declaration import ParameterError
     from fstheory.scenarios.scenario_file import load_scenario_file
 
-    return ScenarioPoint(load_scenario_file(path).bind(**params))
+    if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes):
+        raise ParameterError(f"parameter 'path' must be a file path, a str or a pathlib.Path "
+                             f"(got {type(path).__name__} {_short(path)})")
+    return ScenarioPoint(load_scenario_file(path).bind(**{n: _plain(v) for n, v in params.items()}))
 
 
 def shipped_scenario(name: str) -> Path:
@@ -282,11 +369,17 @@ def shipped_scenario(name: str) -> Path:
     from fstheory.scenarios.scenario_file import shipped_scenario_files
 
     files = {p.stem: p for p in shipped_scenario_files()}
-    if name not in files:
+    if not isinstance(name, str) or name not in files:
         raise ParameterError(
-            f"no shipped scenario file {name!r} (shipped: {', '.join(files)})"
+            f"parameter 'name': no shipped scenario file {_short(name)} (shipped: "
+            f"{', '.join(files)})"
         )
     return files[name]
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:50] + "..."
 
 
 def scenario_names() -> list[str]:

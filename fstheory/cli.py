@@ -10,6 +10,7 @@ terminated (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import shlex
@@ -38,7 +39,7 @@ the paper's Monte Carlo study."""
 EPILOG = """\
 exit codes: 0 success; 1 internal error (please report it; --debug shows the traceback);
 2 bad input (one line naming the parameter, or the file and line); 3 an ordering stopped at a
-value that is not computed; 130 interrupted.
+value that is not computed; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
 Python API: import fstheory; fstheory.scenario("uniform", k="0.2").values() (see the README)."""
 
 
@@ -116,8 +117,8 @@ def _add_scenario_args(p: argparse.ArgumentParser, names: str) -> None:
                      help="a TOML scenario declaration instead (see docs/adding-a-scenario.md; "
                           "default: none)")
     p.add_argument("--k", default=None,
-                   help="class weight k in [0, 1] (default: the scenario's; required when it "
-                        "declares none)")
+                   help="class weight k in [0, 1] (default: the scenario file's, if it declares "
+                        "one; required otherwise, and for every registered scenario)")
     for name, hint in (("delta", "uniform half-width > 0 (default: the scenario's, 0.5)"),
                        ("sigma", "normal standard deviation > 0 (default: the scenario's, 1)"),
                        ("a", "slope of aX+b, != 0 (default: the scenario's, 3)"),
@@ -139,9 +140,17 @@ def _study_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", default="1",
                    help="local worker processes (default: 1; at most the number of chunks of "
                         "work and two per core are started)")
+    _scheduler_args(p)
+
+
+def _scheduler_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a dask.distributed scheduler address, e.g. tcp://host:8786, to run on "
-                        "instead of local processes (default: none)")
+                   help="a dask.distributed scheduler address, tcp://host:port or tls://host:port, "
+                        "to run on instead of local processes; connected to before any "
+                        "computing (default: none)")
+    p.add_argument("--connect-timeout", dest="connect_timeout", default="10", metavar="SECONDS",
+                   help="seconds to wait for the scheduler to answer before giving up with exit "
+                        "code 2 (default: 10)")
 
 
 def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
@@ -205,14 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parameter to sweep (k, beta, delta, ...); twice: k and beta, a phase "
                         "diagram (required)")
     p.add_argument("--range", action="append", default=[], metavar="LO:HI",
-                   help="range of the swept parameter, one per --vary (default: its domain)")
+                   help="range of the swept parameter, one per --vary (default: [0, 1] for k, "
+                        "beta and other parameters in [0, 1]; required for a parameter with an "
+                        "unbounded domain, such as delta or sigma)")
     p.add_argument("--digits", default="20",
                    help="significant digits of breakpoints, 1-100 (default: 20)")
     p.add_argument("--grid", default="48",
                    help="sample points over the range before bracketing (default: 48)")
     p.add_argument("--jobs", default="1", help="local worker processes (default: 1)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a dask.distributed scheduler address (default: none)")
+    _scheduler_args(p)
     p.add_argument("--out", default=None, metavar="STEM",
                    help="phase diagram: write STEM.png, STEM.pdf and STEM.json (default: none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -330,13 +340,30 @@ def _cmd_order(args) -> int:
     return EXIT_NOT_COMPUTED if result.undecided else EXIT_OK
 
 
+@contextlib.contextmanager
+def _dask_client(args):
+    """The Dask client of ``--scheduler`` (None without it), connected within
+    ``--connect-timeout`` seconds or refused (exit code 2), closed at the end."""
+    from fstheory.simulation.scheduler import connect, parse_timeout
+
+    timeout = parse_timeout(args.connect_timeout, "connect-timeout")
+    if args.scheduler is None:
+        yield None
+        return
+    client = connect(args.scheduler, timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
 def _cmd_atlas(args) -> int:
     from fstheory.atlas.cli import run_atlas
     from fstheory.user_numbers import parse_integer
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)
     args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits))
+    return run_atlas(args, _digits(args.digits), _dask_client(args))
 
 
 def _cmd_tables(args) -> int:
@@ -423,12 +450,11 @@ def _cmd_simulate(args) -> int:
     from fstheory.simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
 
     scenarios = args.scenario + [load_scenario_file(f) for f in args.scenario_file]
-    out = simulate(
-        scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
-        sizes=parse_sizes(args.sizes), **_study_ints(args),
-        scheduler=args.scheduler, estimator=_estimator_options(args.estimator), ties=args.ties,
-        progress=_progress_bar("simulate"),
-    )
+    options = dict(scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
+                   sizes=parse_sizes(args.sizes), **_study_ints(args),
+                   estimator=_estimator_options(args.estimator), ties=args.ties)
+    with _dask_client(args) as client:
+        out = simulate(**options, scheduler=client, progress=_progress_bar("simulate"))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -443,8 +469,9 @@ def _cmd_simulate(args) -> int:
 def _cmd_simulate_study(args) -> int:
     from fstheory.simulation.report import reproduce
 
-    s = reproduce(out=args.out, **_study_ints(args), scheduler=args.scheduler,
-                  progress=_progress_bar("study"))
+    ints = _study_ints(args)
+    with _dask_client(args) as client:
+        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress_bar("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "
@@ -467,6 +494,27 @@ def _internal_error_line(exc: BaseException, argv: list[str]) -> str:
             f"report it with the command `{command}` (add --debug for the traceback)")
 
 
+def _interruption_behind(exc: BaseException) -> BaseException | None:
+    """The KeyboardInterrupt or SIGTERM exception in the chain of causes and contexts of
+    ``exc`` (a C extension that calls back into Python may raise SystemError over it)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (KeyboardInterrupt, _Terminated)):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _interrupted(exc: BaseException) -> int:
+    """Say how the run was interrupted; its exit code (130 Ctrl-C, 143 SIGTERM)."""
+    if isinstance(exc, _Terminated):
+        print("fstheory: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    print("fstheory: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def main(argv=None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -485,16 +533,15 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except KeyboardInterrupt:
-        print("fstheory: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except _Terminated:
-        print("fstheory: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
+    except (KeyboardInterrupt, _Terminated) as exc:
+        return _interrupted(exc)
     except BrokenPipeError:  # output piped into a pager or `head` that closed early
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:
+        cause = _interruption_behind(exc)
+        if cause is not None:  # a signal turned into another error by C code it passed through
+            return _interrupted(cause)
         if debug:
             traceback.print_exc()
         print(_internal_error_line(exc, argv), file=sys.stderr)

@@ -39,14 +39,20 @@ __all__ = [
     "NumberTextError",
     "parse_rational",
     "parse_integer",
+    "check_exact",
     "MAX_DECIMAL_EXPONENT",
     "MAX_NUMBER_DIGITS",
+    "MAX_VALUE_DIGITS",
 ]
 
 #: largest accepted |exponent| of a decimal (``1e1000``, ``1e-1000``)
 MAX_DECIMAL_EXPONENT = 1000
 #: most digits in a mantissa, numerator or denominator
 MAX_NUMBER_DIGITS = 1000
+#: most digits in the numerator or denominator of an exact value given as a number (a Python
+#: ``int`` or ``Fraction``, a TOML integer): as many as the longest typed number has
+#: (1000 digits and an exponent of 1000)
+MAX_VALUE_DIGITS = MAX_NUMBER_DIGITS + MAX_DECIMAL_EXPONENT + 1
 
 _DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?")
 _FRACTION = re.compile(r"([+-]?)([0-9]+)\s*/\s*([0-9]+)")
@@ -129,6 +135,31 @@ def parse_rational(text: str, name: str) -> Fraction:
         value = Fraction(int(p), int(q))
         return -value if sign == "-" else value
     raise NumberTextError(f"parameter '{name}' must be a finite number (got {text!r})", True)
+
+
+_VALUE_BOUND = 10**MAX_VALUE_DIGITS
+
+
+def check_exact(value: Fraction, name: str) -> Fraction:
+    """``value`` itself, when its numerator and denominator have at most
+    :data:`MAX_VALUE_DIGITS` digits.
+
+    >>> check_exact(Fraction(1, 10**5000), "a")
+    Traceback (most recent call last):
+    ...
+    fstheory.user_numbers.NumberTextError: parameter 'a': the number 1/~10^5000 has too many digits (expected a numerator and a denominator of at most 2001 digits)
+    """
+    p, q = abs(value.numerator), value.denominator
+    if p < _VALUE_BOUND and q < _VALUE_BOUND:
+        return value
+
+    def shown(n: int) -> str:  # never str() of a huge int (Python refuses past 4300 digits)
+        return str(n) if n < 10**40 else f"~10^{int(n.bit_length() * 0.30103)}"
+
+    text = shown(p) if q == 1 else f"{shown(p)}/{shown(q)}"
+    raise NumberTextError(
+        f"parameter '{name}': the number {'-' if value < 0 else ''}{text} has too many "
+        f"digits (expected a numerator and a denominator of at most {MAX_VALUE_DIGITS} digits)")
 
 
 def parse_integer(text: str, name: str, low: int, high: int) -> int:

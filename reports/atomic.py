@@ -47,7 +47,8 @@ from typing import Iterator
 
 from fstheory.errors import UserInputError
 
-__all__ = ["OutputError", "check_output_dir", "staged_output", "STAGING_PREFIX"]
+__all__ = ["OutputError", "check_output_dir", "check_output_stem", "staged_output",
+           "write_together", "STAGING_PREFIX"]
 
 #: name prefix of staging directories (followed by the writing process's id)
 STAGING_PREFIX = ".fstheory-tmp-"
@@ -71,6 +72,18 @@ def check_output_dir(out) -> Path:
     """
     if out is None or not str(out).strip():
         raise OutputError(f"parameter 'out' must be a directory path (got {str(out or '')!r})")
+    try:
+        return _checked_dir(out)
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise OutputError(f"output directory '{_shown(out)}': {exc.strerror}") from None
+
+
+def _shown(path) -> str:
+    text = str(path)
+    return text if len(text) <= 80 else f"{text[:40]}...{text[-20:]}"
+
+
+def _checked_dir(out) -> Path:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise OutputError(f"output directory '{out}' exists and is not a directory")
@@ -85,6 +98,111 @@ def check_output_dir(out) -> Path:
     return path
 
 
+def check_output_stem(stem, suffixes: tuple[str, ...]) -> Path:
+    """``stem`` as a Path naming the files ``stem + suffix`` (``maps/mifs`` -> ``maps/mifs.png``),
+    after refusing what cannot name them: the rules of :func:`check_output_dir` for the folder
+    they go in, and a file name that fits the file system.
+
+    >>> check_output_stem(".", (".png",))
+    Traceback (most recent call last):
+    ...
+    fstheory.reports.atomic.OutputError: parameter 'out' must be a file stem such as maps/mifs (the files are STEM.png) (got '.')
+
+    Raises
+    ------
+    OutputError
+        For an empty stem, ``.``, ``..`` or a path ending in a separator, a stem that is a
+        directory, a folder that does not exist, is not a directory or is not writable, a file
+        name longer than the file system allows, or a file that would replace a directory.
+    """
+    text = "" if stem is None else str(stem)
+    files = ", ".join("STEM" + s for s in suffixes)
+    shape = f"a file stem such as maps/mifs (the files are {files})"
+    path = Path(text)
+    if not text.strip() or path.name in ("", ".", "..") or text.endswith(("/", os.sep)):
+        raise OutputError(f"parameter 'out' must be {shape} (got {_shown(text)!r})")
+    try:
+        return _checked_stem(path, text, shape, suffixes)
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise OutputError(f"parameter 'out' ({_shown(text)!r}): {exc.strerror}") from None
+
+
+def _checked_stem(path: Path, text: str, shape: str, suffixes: tuple[str, ...]) -> Path:
+    if path.is_dir():
+        raise OutputError(f"parameter 'out': '{_shown(text)}' is a directory; it must be {shape}")
+    parent = path.absolute().parent
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(f"parameter 'out' ({_shown(text)!r}): {parent} is not a directory")
+    if not parent.is_dir():
+        raise OutputError(f"parameter 'out' ({_shown(text)!r}): the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"parameter 'out' ({_shown(text)!r}): the directory {parent} is not writable")
+    try:
+        name_max = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError):  # pragma: no cover - a file system that does not say
+        name_max = 255
+    for suffix in suffixes:
+        name = path.name + suffix
+        if len(os.fsencode(name)) > name_max:
+            raise OutputError(f"parameter 'out': the file name {name[:40]}... is too long "
+                              f"({len(os.fsencode(name))} bytes; at most {name_max} here)")
+        if (parent / name).is_dir():
+            raise OutputError(f"parameter 'out': {parent / name} is a directory")
+    return path
+
+
+def _temporary_beside(path: Path) -> Path:
+    """A new empty file in ``path``'s folder, with the permissions of any new file (0666 less
+    the umask: 0644 usually, as the files of ``staged_output``), named for stale cleanup."""
+    for _ in range(100):
+        tmp = path.parent / f"{STAGING_PREFIX}{os.getpid()}-{os.urandom(4).hex()}"
+        try:
+            os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            return tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {path.parent}")  # pragma: no cover
+
+
+def write_together(files: dict) -> list[Path]:
+    """Write ``files`` (path -> bytes, all in existing folders) as one set: every file is written
+    to a temporary file beside it, then all are renamed into place with SIGINT and SIGTERM held,
+    so an interrupted or failed write leaves every previous file as it was, and a finished one
+    leaves every new file (a SIGKILL between two renames can still split the set). Temporary
+    files left by a killed run are removed by the next write into the same folder.
+
+    Raises
+    ------
+    OutputError
+        When a file cannot be written (the previous files are unchanged then) or moved into
+        place.
+    """
+    paths = [Path(p) for p in files]
+    for folder in {p.parent for p in paths}:
+        _remove_stale_staging(folder)
+    temps: dict = {}
+    try:
+        try:
+            for path, data in zip(paths, files.values()):
+                temps[path] = _temporary_beside(path)
+                temps[path].write_bytes(data)
+        except OSError as exc:
+            raise OutputError(f"cannot write {paths[len(temps) - 1] if temps else paths[0]} "
+                              f"({exc.strerror}); the previous files are unchanged") from None
+        try:
+            with _signals_deferred():
+                for path in paths:
+                    os.replace(temps.pop(path), path)
+        except OSError as exc:
+            raise OutputError(f"cannot move the new files into place ({exc.strerror}); some "
+                              "files may be from the previous run") from None
+    finally:
+        for tmp in temps.values():
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    return paths
+
+
 def _process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -96,21 +214,32 @@ def _process_alive(pid: int) -> bool:
 
 
 def _remove_stale_staging(out: Path) -> None:
-    """Remove staging directories left in ``out`` by runs that were killed."""
+    """Remove staging directories and temporary files left in ``out`` by runs that were
+    killed."""
     for entry in out.iterdir():
         m = _STAGING.match(entry.name)
-        if m and entry.is_dir() and int(m.group(1)) != os.getpid() and not _process_alive(int(m.group(1))):
-            shutil.rmtree(entry, ignore_errors=True)
+        if m and int(m.group(1)) != os.getpid() and not _process_alive(int(m.group(1))):
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 @contextlib.contextmanager
 def _signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM while files are moved into place (delivered right after)."""
+    """Hold SIGINT and SIGTERM while files are moved into place (delivered right after): blocked
+    in this thread (a default action waits too), and their Python handlers only recording
+    (:func:`fstheory.theory.interrupts.signals_held`), since with other threads in the process
+    the kernel may hand the signal to one of them, and the main thread would raise at once."""
+    from fstheory.theory.interrupts import signals_held
+
     sigs = {signal.SIGINT, signal.SIGTERM}
     can_block = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs) if can_block else None
     try:
-        yield
+        with signals_held():
+            yield
     finally:
         if can_block:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -102,7 +102,7 @@ def values_text(values: ScenarioValues, digits: int, joint: bool = False) -> str
         )
         if _missing(h):
             lines.append(f"{'':<{w}}  h({label}) not computed: {h.cause}")
-    lines += ["", "MI(Vi, Vj), i > j (finite values; the diagonal is +inf):"]
+    lines += ["", "MI(Vi, Vj), i > j (each MI(Vi, Vi) is +inf):"]
     for i in range(values.n_features):
         for j in range(i):
             lines.append(

@@ -30,10 +30,11 @@ import sympy as sp
 
 from fstheory.errors import UserInputError
 from fstheory.theory.laws import Law, LawParameterError
-from fstheory.user_numbers import NumberTextError, parse_rational
+from fstheory.user_numbers import NumberTextError, check_exact, parse_rational
 
 __all__ = [
     "ParameterError",
+    "RESERVED_PARAMETER_NAMES",
     "Parameter",
     "Feature",
     "ClassRule",
@@ -48,6 +49,12 @@ __all__ = [
 
 class ParameterError(UserInputError):
     """A scenario parameter that is missing, not a number, or outside its allowed range."""
+
+
+#: names a scenario parameter cannot have: the method options and the other names written next
+#: to the parameters (``--vary beta`` is the method's beta; ``order --json`` puts ``reading`` and
+#: ``zero_beta`` among the params), so that one name never means two things
+RESERVED_PARAMETER_NAMES = ("beta", "gamma", "zero_beta", "reading", "method", "digits")
 
 
 _DOMAINS: dict[str, tuple[Callable[[sp.Rational], bool], str]] = {
@@ -74,40 +81,67 @@ def param_symbol(name: str, domain: str) -> sp.Symbol:
 def to_rational(name: str, value) -> sp.Rational:
     """An exact rational from a number or a decimal string ('0.5' -> 1/2, '1e-3' -> 1/1000).
 
-    Floats are read through their shortest decimal repr, so 0.2 means 1/5, as a user means it.
-    Strings are read by :func:`fstheory.user_numbers.parse_rational` (ASCII digits, exponent and
-    digit limits, never ``10**exponent`` from an unchecked exponent).
+    Floats (Python's, numpy's) are read through their shortest decimal repr, so 0.2 means 1/5,
+    as a user means it; integers (Python's, numpy's), Fractions and Decimals are exact, with at
+    most :data:`fstheory.user_numbers.MAX_VALUE_DIGITS` digits in the numerator and the
+    denominator. Strings are read by :func:`fstheory.user_numbers.parse_rational` (ASCII digits,
+    exponent and digit limits, never ``10**exponent`` from an unchecked exponent).
 
     >>> to_rational("k", "0.2"), to_rational("a", -1e-3), to_rational("k", "1/3")
     (1/5, -1/1000, 1/3)
+    >>> import numpy as np
+    >>> to_rational("k", np.float64(0.2)), to_rational("d", np.int64(-3))
+    (1/5, -3)
     >>> to_rational("k", "1e5000")
     Traceback (most recent call last):
     ...
     fstheory.scenarios.declaration.ParameterError: parameter 'k': the exponent of '1e5000' is out of range (expected at most 1000 in absolute value)
+    >>> to_rational("k", 10**10000)
+    Traceback (most recent call last):
+    ...
+    fstheory.scenarios.declaration.ParameterError: parameter 'k': the number ~10^10000 has too many digits (expected a numerator and a denominator of at most 2001 digits)
     """
-    if isinstance(value, bool):
+    import numbers
+    from decimal import Decimal
+
+    def exact(q: Fraction) -> sp.Rational:
+        try:
+            q = check_exact(q, name)
+        except NumberTextError as exc:
+            raise ParameterError(str(exc)) from None
+        return sp.Rational(q.numerator, q.denominator)
+
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
         raise ParameterError(f"parameter '{name}' must be a number (got {value!r})")
-    if isinstance(value, sp.Rational):
-        return value
     if isinstance(value, sp.Expr):
         if value.is_Rational:
-            return value
+            return exact(Fraction(int(value.p), int(value.q)))
         raise ParameterError(f"parameter '{name}' must be a finite rational number (got {value})")
-    if isinstance(value, float):
+    if isinstance(value, numbers.Integral):
+        return exact(Fraction(int(value)))
+    if isinstance(value, Fraction):
+        return exact(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
+        value = str(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
         if not math.isfinite(value):
             raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
         value = repr(value)
-    if isinstance(value, int):
-        return sp.Integer(value)
-    if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
     if isinstance(value, str):
         try:
             f = parse_rational(value, name)
         except NumberTextError as exc:
             raise ParameterError(str(exc)) from None
         return sp.Rational(f.numerator, f.denominator)
-    raise ParameterError(f"parameter '{name}' must be a finite number (got {value!r})")
+    raise ParameterError(f"parameter '{name}' must be a finite number (got {_short_repr(value)})")
+
+
+def _short_repr(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:50] + "..."
 
 
 def check_law(law: Law) -> None:
@@ -139,6 +173,9 @@ class Parameter:
     def __post_init__(self):
         if self.domain not in _DOMAINS:
             raise ValueError(f"unknown parameter domain {self.domain!r}")
+        if self.name in RESERVED_PARAMETER_NAMES:
+            raise ValueError(f"parameter name {self.name!r} is reserved "
+                             f"({', '.join(RESERVED_PARAMETER_NAMES)})")
 
     @property
     def symbol(self) -> sp.Symbol:
@@ -157,27 +194,43 @@ class Parameter:
 
 
 def param_text(v) -> str:
-    """An exact rational parameter as a short decimal when it terminates, else p/q.
+    """An exact rational parameter as a short decimal when it terminates (in scientific notation,
+    every digit kept, when the plain decimal would be longer than 24 characters), else p/q.
 
     >>> param_text(sp.Rational(1, 5)), param_text(sp.Rational(1, 3)), param_text(sp.Integer(-3))
     ('0.2', '1/3', '-3')
+    >>> param_text(sp.Integer(10) ** 1000), param_text(-sp.Rational(25, 10**300))
+    ('1e1000', '-2.5e-299')
     """
     f = Fraction(int(v.p), int(v.q))
-    q, scale = f.denominator, 0
-    for prime in (2, 5):
-        while q % prime == 0:
-            q //= prime
+    q = f.denominator
+    twos = fives = 0
+    while q % 2 == 0:
+        q //= 2
+        twos += 1
+    while q % 5 == 0:
+        q //= 5
+        fives += 1
     if q != 1:
         return f"{f.numerator}/{f.denominator}"
-    while (f * 10**scale).denominator != 1:
-        scale += 1
-    digits = str(abs(f.numerator) * 10**scale // f.denominator).rjust(scale + 1, "0")
+    scale = max(twos, fives)
+    n = abs(f.numerator) * 10**scale // f.denominator
     sign = "-" if f < 0 else ""
-    return f"{sign}{digits[:-scale]}.{digits[-scale:]}" if scale else f"{sign}{digits}"
+    digits = str(n).rjust(scale + 1, "0")
+    plain = f"{sign}{digits[:-scale]}.{digits[-scale:]}" if scale else f"{sign}{digits}"
+    if len(plain) <= 24 or n == 0:
+        return plain
+    mantissa = str(n).rstrip("0")
+    exponent = len(str(n)) - 1 - scale
+    point = f".{mantissa[1:]}" if len(mantissa) > 1 else ""
+    return f"{sign}{mantissa[0]}{point}e{exponent}"
 
 
 def _show(v: sp.Rational) -> str:
-    return str(v) if v.q == 1 else f"{float(v):g}"
+    if v.q == 1:
+        return param_text(v)
+    shown = f"{float(v):g}"
+    return shown if shown not in ("0", "-0", "inf", "-inf") else param_text(v)
 
 
 @dataclass(frozen=True)
@@ -386,13 +439,24 @@ def _check_bound(bound: BoundScenario) -> None:
     """At the bound values: every feature and the rule are finite real expressions, and each
     feature is real on the support of its base variables (``sqrt(Y)`` with Y ~ Unif(-a, 1) is
     refused when a > 0)."""
+    from fstheory.scenarios.grammar import MAX_MAGNITUDE, magnitude_problem
     from fstheory.theory.feature_maps import domain_problem
 
     laws = bound.laws()
     params = ", ".join(f"{k} = {param_text(v)}" for k, v in bound.params.items())
+    limit = f"(constants are limited to 10^-{MAX_MAGNITUDE} .. 10^{MAX_MAGNITUDE})"
+    for sym, law in laws.items():
+        for pname, v in zip(law.param_names, law.params):
+            why = magnitude_problem(v)
+            if why:
+                raise ParameterError(f"base variable {sym}: {law.name} law parameter '{pname}' is "
+                                     f"{why} at {params} {limit}")
     for f, expr in zip(bound.scenario.features, bound.feature_exprs()):
         if not _finite(expr):
             raise ParameterError(f"feature {f.label} = {expr} is not finite at {params}")
+        why = magnitude_problem(expr)
+        if why:
+            raise ParameterError(f"feature {f.label}: a constant is {why} at {params} {limit}")
         why = domain_problem(expr, laws)
         if why:
             raise ParameterError(f"feature {f.label}: {why} (at {params})")
@@ -400,3 +464,7 @@ def _check_bound(bound: BoundScenario) -> None:
     if not _finite(form):
         raise ParameterError(f"class rule {bound.scenario.class_rule.describe()}: a coefficient "
                              f"is not finite at {params}")
+    why = magnitude_problem(form)
+    if why:
+        raise ParameterError(f"class rule {bound.scenario.class_rule.describe()}: a coefficient is "
+                             f"{why} at {params} {limit}")

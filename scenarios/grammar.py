@@ -73,6 +73,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_EXPONENT",
     "MAX_DIGITS",
+    "MAX_MAGNITUDE",
+    "magnitude_problem",
 ]
 
 #: longest accepted expression text, in characters
@@ -83,6 +85,11 @@ MAX_DEPTH = 40
 MAX_EXPONENT = 1000
 #: largest number of decimal digits of a numeric power such as 10^999
 MAX_DIGITS = 10000
+#: a constant an expression computes (``exp(exp(10))``, ``1e1000*1e1000``, and at bound
+#: parameter values ``s*X`` with s = 1e300) is 0 or between 10^-MAX_MAGNITUDE and
+#: 10^MAX_MAGNITUDE in absolute value: the range of the numbers one can type (1000 digits,
+#: exponent 1000)
+MAX_MAGNITUDE = 2000
 
 FUNCTIONS = {"abs": sp.Abs, "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt}
 COMPARISONS = (">=", ">", "<=", "<")
@@ -208,6 +215,69 @@ def _number(tok: _Token) -> sp.Rational:
     return sp.Rational(value.numerator, value.denominator)
 
 
+_BIG = 10**MAX_MAGNITUDE
+
+
+def _rational_magnitude(v: sp.Rational) -> str | None:
+    p, q = abs(int(v.p)), int(v.q)
+    if p > _BIG * q:
+        return f"larger than 10^{MAX_MAGNITUDE}"
+    if p and p * _BIG < q:
+        return f"smaller than 10^-{MAX_MAGNITUDE} (and not 0)"
+    return None
+
+
+def magnitude_problem(expr: sp.Expr) -> str | None:
+    """Why a constant of ``expr`` (a subexpression without symbols) is out of range -- "larger
+    than 10^2000" or "smaller than 10^-2000 (and not 0)" -- or None.
+
+    Decided on arb balls at rising precision (arb's exponents are unbounded: ``exp(exp(exp(10)))``
+    is enclosed, or found infinite, at once, where sympy and mpmath would compute its digits);
+    a constant arb cannot evaluate, or that stays undecided at 1024 bits, is let through.
+
+    >>> import sympy as sp
+    >>> magnitude_problem(sp.exp(sp.exp(sp.exp(10))) * sp.Symbol("X"))
+    'larger than 10^2000'
+    >>> magnitude_problem(sp.exp(-sp.exp(10))), magnitude_problem(sp.exp(4000) + sp.Symbol("X"))
+    ('smaller than 10^-2000 (and not 0)', None)
+    """
+    if expr.is_Rational:
+        return _rational_magnitude(expr)
+    if not expr.is_number:
+        for arg in expr.args:
+            why = magnitude_problem(arg)
+            if why:
+                return why
+        return None
+    from flint import arb, ctx
+
+    from fstheory.theory.arbexpr import UnsupportedExpression, compile_expr
+
+    old = ctx.prec
+    try:
+        for bits in (64, 256, 1024):
+            ctx.prec = bits
+            try:
+                v = compile_expr(expr, ())()
+            except (UnsupportedExpression, ZeroDivisionError, ValueError):
+                return None
+            if not isinstance(v, arb):
+                return None
+            if not v.is_finite():
+                continue
+            a = abs(v)
+            big, small = arb(10) ** MAX_MAGNITUDE, arb(10) ** -MAX_MAGNITUDE
+            if a.lower() > big:
+                return f"larger than 10^{MAX_MAGNITUDE}"
+            if a.upper() < small and expr.is_zero is not True:
+                return f"smaller than 10^-{MAX_MAGNITUDE} (and not 0)"
+            if a.upper() <= big and (a.lower() >= small or expr.is_zero):
+                return None
+        return f"larger than 10^{MAX_MAGNITUDE}" if not v.is_finite() else None
+    finally:
+        ctx.prec = old
+
+
 def _digits(v: sp.Rational) -> int:
     return max(len(str(abs(v.p))), len(str(v.q)))
 
@@ -301,9 +371,11 @@ class _Parser:
     def expr(self) -> sp.Expr:
         acc = self.term()
         while self.at("+", "-"):
-            op = self.advance().text
+            op_tok = self.advance()
             rhs = self.term()
-            acc = sp.Add(acc, rhs if op == "+" else -rhs)
+            acc = sp.Add(acc, rhs if op_tok.text == "+" else -rhs)
+            if acc.is_number:
+                acc = self._checked(acc, op_tok)
         return acc
 
     def term(self) -> sp.Expr:
@@ -313,6 +385,8 @@ class _Parser:
             rhs = self.unary()
             if op_tok.text == "*":
                 acc = sp.Mul(acc, rhs)
+                if acc.is_number:
+                    acc = self._checked(acc, op_tok)
             else:
                 if rhs.is_zero:
                     raise GrammarError("division by zero", op_tok.column, "/", "a nonzero divisor")
@@ -412,7 +486,7 @@ class _Parser:
 
     @staticmethod
     def _checked(expr: sp.Expr, tok: _Token) -> sp.Expr:
-        """Reject a value that is undefined or not real where it was produced."""
+        """Reject a value that is undefined, not real or out of range where it was produced."""
         expected = "an expression with a finite real value"
         if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             raise GrammarError("undefined value (infinite or 0/0)", tok.column, tok.text, expected)
@@ -421,6 +495,16 @@ class _Parser:
                 "value is not a real number (root or log of a negative number)",
                 tok.column, tok.text, expected,
             )
+        if expr.is_number:
+            why = magnitude_problem(expr)
+            if why:
+                shown = sp.sstr(expr)
+                shown = shown if len(shown) <= 40 else shown[:30] + "..."
+                raise GrammarError(
+                    f"constant {shown} is out of range ({why})", tok.column, tok.text,
+                    f"a value of at most 10^{MAX_MAGNITUDE} and, unless 0, at least "
+                    f"10^-{MAX_MAGNITUDE} in absolute value",
+                )
         return expr
 
 

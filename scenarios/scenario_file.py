@@ -103,6 +103,7 @@ import sympy as sp
 from fstheory.scenarios.declaration import (
     ClassRule,
     Feature,
+    RESERVED_PARAMETER_NAMES,
     Parameter,
     ParameterError,
     Scenario,
@@ -119,6 +120,7 @@ from fstheory.scenarios.grammar import (
 from fstheory.theory.feature_maps import domain_problem
 from fstheory.theory.laws import BASE_LAWS, Law, LawParameterError
 from fstheory.theory.rule import Rule
+from fstheory.user_numbers import MAX_VALUE_DIGITS
 
 __all__ = [
     "ScenarioFileError",
@@ -490,6 +492,10 @@ def parse_scenario_text(text: str, path: str = "<string>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(exc, text, keys, path) from None
+    except ValueError:  # an integer past Python's limit on the digits of int(str)
+        raise ScenarioFileError(
+            path, _longest_number_line(text), "",
+            f"a number with too many digits (expected at most {MAX_VALUE_DIGITS})") from None
     deep = _deepest_key(data)
     if deep is not None:
         raise ScenarioFileError(
@@ -497,6 +503,16 @@ def parse_scenario_text(text: str, path: str = "<string>") -> Scenario:
             f"keys nested too deeply (expected at most {MAX_TOML_DEPTH} levels)",
         )
     return _build(data, _Reader(path, keys))
+
+
+def _longest_number_line(text: str) -> int:
+    """The line holding the longest run of digits (and TOML's '_' separators)."""
+    best, line = 0, 1
+    for n, row in enumerate(text.splitlines(), 1):
+        for m in re.finditer(r"[0-9_]+", row):
+            if len(m.group()) > best:
+                best, line = len(m.group()), n
+    return line
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError, text: str, keys: _KeyLines, path: str):
@@ -581,6 +597,10 @@ def _parameters(value: Any, r: _Reader) -> tuple[Parameter, ...]:
     for pname, spec in table.items():
         path = ("parameters", pname)
         r.identifier(pname, path, "parameter")
+        if pname in RESERVED_PARAMETER_NAMES:
+            raise r.error(path, f"parameter name '{pname}' is reserved: it names a method option "
+                                f"or an output field beside the parameters (reserved: "
+                                f"{', '.join(RESERVED_PARAMETER_NAMES)}); choose another name")
         spec = r.table(spec, path, example)
         r.known_keys(spec, path, _PARAMETER_KEYS, f"[parameters.{pname}]")
         domain = r.string(spec.get("domain", "real"), path + ("domain",))

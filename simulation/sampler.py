@@ -105,10 +105,13 @@ class ScenarioSampler:
         rule = self.bound.scenario.class_rule
         if rule.is_linear:
             weights = self.bound.class_weights()
-            return (
+            out = (
                 tuple((self.symbols.index(s), float(w)) for s, w in weights.items()),
                 float(self.bound.class_threshold()),
             )
+            if not all(np.isfinite(w) for _, w in out[0]) or not np.isfinite(out[1]):
+                raise self._not_float("the class rule", "its coefficients")
+            return out
         # The form is the scenario declaration's own (parsed by the grammar, no user code).
         return sp.lambdify(self.symbols, self.bound.class_rule().form, modules="numpy")
 
@@ -120,23 +123,49 @@ class ScenarioSampler:
         """
         out = np.empty((len(self.symbols), reps, n))
         for b, s in enumerate(self.symbols):
-            out[b] = self._laws[s].sample(rng, (reps, n))
+            try:
+                with np.errstate(all="ignore"):
+                    out[b] = self._laws[s].sample(rng, (reps, n))
+            except (OverflowError, ValueError):  # a parameter beyond the floats
+                out[b] = np.nan
+            if not np.isfinite(out[b]).all():
+                raise self._not_float(f"base variable {s}", "its draws")
         return out
+
+    def _not_float(self, what: str, part: str) -> SimulationInputError:
+        return SimulationInputError(
+            f"scenario '{self.bound.scenario.name}': {what}: {part} are beyond the range of "
+            f"floats (|x| > 1.8e308, or undefined) at these parameters; the Monte Carlo study "
+            f"computes in floats")
 
     def features(self, base: np.ndarray) -> np.ndarray:
         """The features evaluated on base draws: shape ``(reps, F, n)``."""
         funcs = _feature_functions(self)
         reps, n = base.shape[1:]
         out = np.empty((reps, len(funcs), n))
-        for f, fn in enumerate(funcs):
-            out[:, f, :] = fn(*base)  # broadcasts constants and (reps, n) arrays alike
+        with np.errstate(all="ignore"):
+            for f, fn in enumerate(funcs):
+                out[:, f, :] = fn(*base)  # broadcasts constants and (reps, n) arrays alike
+        for f in range(len(funcs)):
+            column = out[:, f, :]
+            if not np.isfinite(column).all():
+                raise self._not_float(f"feature {self.labels[f]}", "its values")
+            if not column.any() and base.any():
+                raise SimulationInputError(
+                    f"scenario '{self.bound.scenario.name}': feature {self.labels[f]}: its values "
+                    f"are all 0 in floats (below 1e-308 in absolute value) at these parameters; "
+                    f"the Monte Carlo study computes in floats")
         return out
 
     def classes(self, base: np.ndarray) -> np.ndarray:
         """C = 1{rule form >= 0} on base draws: bool array ``(reps, n)``."""
         rule = self._class_rule
         if callable(rule):
-            return np.broadcast_to(rule(*base) >= 0, base.shape[1:]).copy()
+            with np.errstate(all="ignore"):
+                form = np.broadcast_to(rule(*base), base.shape[1:])
+            if not np.isfinite(form).all():
+                raise self._not_float("the class rule", "its values")
+            return (form >= 0).copy()
         terms, threshold = rule
         lin = np.zeros(base.shape[1:])
         for b, w in terms:

@@ -419,7 +419,9 @@ def _execute(func, jobs_list: Sequence, n_jobs: int, scheduler, progress, weight
 
     client = None
     if scheduler is not None:
-        client = _dask_client(scheduler)
+        from fstheory.simulation.scheduler import connect
+
+        client = connect(scheduler)
         backend = parallel_config(backend="dask")
         n_jobs = -1 if n_jobs == 1 else n_jobs
     else:
@@ -437,38 +439,9 @@ def _execute(func, jobs_list: Sequence, n_jobs: int, scheduler, progress, weight
                 if progress is not None:
                     progress(done, total)
     finally:
-        if client is not None and not isinstance(scheduler, _client_type()):
+        if client is not None and client is not scheduler:
             client.close()
     return results
-
-
-def _client_type():
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - dask is an optional extra
-        return ()
-    return Client
-
-
-def _dask_client(scheduler):
-    try:
-        from distributed import Client
-    except ImportError:
-        raise SimulationInputError(
-            "parameter 'scheduler' needs dask.distributed (install the 'dask' extra: pip install 'fstheory[dask]')"
-        ) from None
-    if isinstance(scheduler, Client):
-        return scheduler
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise SimulationInputError(
-            f"parameter 'scheduler' must be a Dask scheduler address such as tcp://host:8786 (got {scheduler!r})"
-        )
-    try:
-        return Client(scheduler, timeout=10)
-    except (OSError, TimeoutError) as exc:
-        raise SimulationInputError(
-            f"parameter 'scheduler': cannot connect to the Dask scheduler at {scheduler!r} ({exc})"
-        ) from None
 
 
 # ----- the study ---------------------------------------------------------------------------------
@@ -572,6 +545,12 @@ def run_study(
     if zero_beta not in ("explicit", "drop"):
         raise SimulationInputError(f"parameter 'zero_beta' must be one of explicit, drop (got {zero_beta!r})")
     per_scenario = _params(scenarios, params)
+    for s in scenarios:  # a scenario the float samplers cannot draw is refused before any work
+        for kv in ks:
+            sampler = _sampler(objs[s], tuple(sorted(per_scenario[s].items())), kv)
+            base = sampler.draw_base(np.random.default_rng(0), 1, 64)
+            sampler.features(base)
+            sampler.classes(base)
     optimal = {
         s: tuple(_optimal_sets(_sampler(objs[s], tuple(sorted(per_scenario[s].items())), kv), optimal_sets)
                  for kv in ks)

@@ -128,11 +128,14 @@ def build(t) -> sp.Expr:
 def real_and_finite(e: sp.Expr) -> bool:
     if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
         return False
+    if e.is_number and grammar.magnitude_problem(e):  # beyond 10^+-2000 (test_huge_constants)
+        return False
     return not (e.is_number and e.is_extended_real is False)
 
 
 def has_nonreal_part(t) -> bool:
-    """Whether any subtree is undefined or not real (the parser rejects where it arises)."""
+    """Whether any subtree is undefined, not real or out of range (the parser rejects where it
+    arises)."""
     if not real_and_finite(build(t)):
         return True
     return any(has_nonreal_part(c) for c in t[1:] if isinstance(c, tuple))

@@ -193,7 +193,14 @@ class ExtendedReal:
 
     # ----- description --------------------------------------------------------------------------
     def text(self, digits: int = 6) -> str:
-        """'+inf', '-inf', the form ('0/0', ...) or the value with ``digits`` significant digits."""
+        """'+inf', '-inf', the form ('0/0', ...) or the value with ``digits`` significant digits,
+        an integer in [1, 100] (else a :class:`fstheory.errors.UserInputError` naming it)."""
+        if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) \
+                or not 1 <= digits <= 100:
+            from fstheory.errors import UserInputError
+
+            raise UserInputError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
+        digits = int(digits)
         if self.kind is Kind.FINITE:
             return format_value(self.value, digits)
         if self.kind is Kind.INDETERMINATE:

@@ -41,6 +41,8 @@ from typing import Callable, Sequence
 import mpmath
 from flint import acb, arb, ctx
 
+from fstheory.theory.interrupts import acb_integral
+
 __all__ = [
     "flint_precision",
     "time_limit",
@@ -383,7 +385,7 @@ def certified(branch: Callable, points: Sequence[arb], tol: arb):
         goal = share
         for _ in range(1):
             goal = goal * arb(2) ** -16
-            re = acb.integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
+            re = acb_integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
             if re.is_finite() and re.rad() <= share:
                 break
         else:

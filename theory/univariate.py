@@ -489,21 +489,50 @@ def _symball(value, bits: int) -> arb:
     return arb(str(sp.N(value, int(bits * 0.30103) + 10)))
 
 
-def _add(x: Law1D, y: Law1D, acc: Accuracy) -> Law1D:
+#: term operations allowed to the exact convolutions of one linear combination's law (the sum of
+#: 25 uniform laws, or of 45 Laplace laws, takes about 200,000: a few seconds); beyond it the law
+#: is refused with the reason, the same on every machine
+CONVOLUTION_BUDGET = 200_000
+#: pieces allowed to such a law (uniform laws of distinct widths double them at each term)
+CONVOLUTION_PIECES = 512
+
+
+_REFUSED: dict = {}  # (law, scale) of each term -> why its sum's law is beyond the budget
+
+
+class _Convolutions:
+    """The work budget of the exact convolutions of one linear combination."""
+
+    def __init__(self, terms: int):
+        self.left, self.terms = CONVOLUTION_BUDGET, terms
+
+    def convolve(self, a, b):
+        self.left -= a.convolution_work(b)
+        pieces = len({end_sum(x, y) for x in a.breakpoints() for y in b.breakpoints()})
+        if self.left < 0 or pieces > CONVOLUTION_PIECES:
+            raise Unsupported(
+                f"the exact law of a sum of {self.terms} base variables is beyond the "
+                f"convolution budget ({CONVOLUTION_BUDGET:,} term operations, "
+                f"{CONVOLUTION_PIECES} pieces)")
+        return a.convolve(b)
+
+
+def _add(x: Law1D, y: Law1D, acc: Accuracy, work: _Convolutions | None = None) -> Law1D:
     """The law of the sum of independent X and Y."""
+    conv = (lambda a, b: a.convolve(b)) if work is None else work.convolve
     if isinstance(x, Normal) and isinstance(y, Normal):
         return Normal(x.m + y.m, (x.s * x.s + y.s * y.s).sqrt(), x.m_frac + y.m_frac)
     if isinstance(x, PELaw) and isinstance(y, PELaw):
-        return PELaw(x.pe.convolve(y.pe))
+        return PELaw(conv(x.pe, y.pe))
     for u, v in ((x, y), (y, x)):
         if isinstance(u, Normal) and isinstance(v, PELaw):
             return GaussPE(u, v.pe)
         if isinstance(u, GaussPE) and isinstance(v, Normal):
             return GaussPE(_add(u.normal, v, acc), u.pe)
         if isinstance(u, GaussPE) and isinstance(v, PELaw):
-            return GaussPE(u.normal, u.pe.convolve(v.pe))
+            return GaussPE(u.normal, conv(u.pe, v.pe))
     if isinstance(x, GaussPE) and isinstance(y, GaussPE):
-        return GaussPE(_add(x.normal, y.normal, acc), x.pe.convolve(y.pe))
+        return GaussPE(_add(x.normal, y.normal, acc), conv(x.pe, y.pe))
     # a logistic (or an already numerical) term: one numerical level
     if isinstance(y, (Logistic, Convolved)) and not isinstance(x, (Logistic, Convolved)):
         x, y = y, x
@@ -514,15 +543,27 @@ def linear_combination(coefs: dict, const, laws: dict, acc: Accuracy) -> Law1D:
     """The law of sum_B coefs[B] * B + const for independent base variables B ~ laws[B].
 
     Closed-form terms are merged first, logistic terms last, so that a combination has at most
-    one numerical level per logistic term.
+    one numerical level per logistic term. The exact convolutions have a work budget
+    (:data:`CONVOLUTION_BUDGET` term operations, :data:`CONVOLUTION_PIECES` pieces): a sum
+    beyond it is refused (:class:`Unsupported`, with the reason).
     """
     items = [(b, c) for b, c in coefs.items() if c != 0]
     if not items:
         raise Unsupported("a constant has no density")
     parts = [base_law(laws[b], acc).affine(to_fraction(c, acc.bits), Fraction(0)) for b, c in items]
     parts.sort(key=lambda p: isinstance(p, (Logistic, Convolved)))
+    # the work of the convolutions depends on the terms' laws and scales only: a refusal is kept
+    key = tuple(sorted((repr(laws[b]), str(c)) for b, c in items))
+    if key in _REFUSED:
+        raise Unsupported(_REFUSED[key])
+    work = _Convolutions(len(parts))
     total = parts[0]
-    for p in parts[1:]:
-        total = _add(total, p, acc)
+    try:
+        for p in parts[1:]:
+            total = _add(total, p, acc, work)
+    except Unsupported as exc:
+        if len(_REFUSED) < 1000:
+            _REFUSED[key] = str(exc)
+        raise
     const = to_fraction(const, acc.bits)
     return total.affine(Fraction(1), const) if const != 0 else total

@@ -58,6 +58,8 @@ from __future__ import annotations
 import sympy as sp
 from flint import acb, arb, ctx
 
+from fstheory.theory.interrupts import acb_integral
+
 __all__ = ["NORMAL_INTEGRALS", "LAPLACE_INTEGRAL", "special_integral_ball", "normal_integral_ball",
            "laplace_integral_ball"]
 
@@ -121,7 +123,7 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
             gaps = gaps + arb(0, 1) * 32 * w
         ends.append(d)
     body = integral.function
-    val = acb.integral(lambda z, analytic: acb(_compile(body, {var: z}, analytic)),
+    val = acb_integral(lambda z, analytic: acb(_compile(body, {var: z}, analytic)),
                        acb(ends[0]), acb(ends[1]))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure(f"the integral {integral} was not enclosed")
@@ -148,7 +150,7 @@ def laplace_integral_ball() -> arb:
                 + 2 * u * u * _atan(u, analytic))
 
     r = arb(LAPLACE_CUT)
-    val = acb.integral(f, acb(0), acb(r))
+    val = acb_integral(f, acb(0), acb(r))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure("the Laplace integral was not enclosed")
     e = (-r).exp()

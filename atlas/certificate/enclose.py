@@ -63,6 +63,7 @@ from flint import acb, arb, ctx
 
 from fstheory.atlas.certificate.interval import IX
 from fstheory.atlas.values import man_exp
+from fstheory.theory.interrupts import acb_integral
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
@@ -215,7 +216,7 @@ def _integral(e: sp.Integral, env: dict) -> arb:
         inner[var] = z
         return acb(_compile(body, inner, analytic))
 
-    val = acb.integral(f, acb(lo), acb(hi))
+    val = acb_integral(f, acb(lo), acb(hi))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure(f"the integral {e} was not enclosed")
     return val.real
@@ -300,7 +301,7 @@ def skew_normal_mi_ball(mu: arb) -> arb:
         def f(v, analytic):
             return 2 * (-(v * v) / 2).exp() / rt * hb(m * v, analytic)
         tail = 2 * arb(2).log() * _phi_bound(T) / T
-    val = acb.integral(f, 0, T)
+    val = acb_integral(f, 0, T)
     if not val.real.is_finite():
         raise NoEnclosure("the skew-normal integral was not enclosed")
     return arb(2).log() - val.real - arb(0, tail)  # the tail is >= 0: widen down by it
@@ -355,7 +356,7 @@ def _logit_quadrature(f) -> arb:
     def phi(x):
         return (-(x * x) / 2).exp() / rt
 
-    val = acb.integral(lambda w, analytic: f(w, analytic, phi, logit), 0, T,
+    val = acb_integral(lambda w, analytic: f(w, analytic, phi, logit), 0, T,
                        rel_tol=arb(2) ** -24, eval_limit=4000)
     if not val.real.is_finite():
         raise NoEnclosure("the derivative integral was not enclosed")

@@ -69,6 +69,7 @@ from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, ConstLeaf, N
                                               _PointMemo, arb_of, to_ix, working_precision)
 from fstheory.atlas.certificate.interval import IX
 from fstheory.atlas.values import as_exact
+from fstheory.theory.interrupts import acb_integral
 
 __all__ = ["WHICH", "class_mi_ball", "class_mi_derivative_ball", "class_mi_expression",
            "LaplaceClassLeaf", "recognise", "laplace_leaf"]
@@ -90,7 +91,7 @@ def _hb(p, analytic):
 
 def _integral(f, R: int, rel_tol=None) -> arb:
     kw = {} if rel_tol is None else {"rel_tol": rel_tol, "eval_limit": 4000}
-    val = acb.integral(f, 0, R, **kw)
+    val = acb_integral(f, 0, R, **kw)
     if not val.real.is_finite():
         raise NoEnclosure("the Laplace class integral was not enclosed")
     return val.real
