@@ -13,6 +13,14 @@ that the features use, with the rule's other variables integrated out.
 Both probabilities are computed directly (never one as 1 minus the other), so that each keeps its
 relative precision where it is small.
 
+Where q changes fast: with a rest R, q moves from eps to 1 - eps while -form(u) crosses the box
+of R's law at mass eps, so :meth:`ClassProbability.cuts` includes the level sets
+``form(u) + lo = 0`` and ``form(u) + hi = 0`` of the box's ends (and of the box at mass 10^-3
+and its middle, where the formula of H_b changes): a steep
+transition (R of small scale against the coordinates') lies inside one piece of every
+quadrature, never between its nodes. Outside the box, :meth:`ClassProbability.tail_bound`
+bounds H_b(q) by H_b(eps) over a whole cell, from q enclosed on the cell as a ball.
+
 Examples
 --------
 >>> import sympy as sp
@@ -30,10 +38,10 @@ Examples
 from __future__ import annotations
 
 import sympy as sp
-from flint import arb
+from flint import acb, arb
 
 from fstheory.theory.arbexpr import compile_expr
-from fstheory.theory.balls import ball
+from fstheory.theory.balls import ball, binary_entropy
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import integrate_ball
@@ -107,8 +115,13 @@ class ClassProbability:
             self._cuts = CutSet(cuts, allsyms) if outer_r else None
             self._u_cuts = _u_level_polys(self._cuts, len(self.syms)) if self._cuts else cuts
         elif self.rest is not None:
+            lo, hi = self.rest.box(acc.eps)
+            # the inner quantiles split the far tails (where H_b is written from ln q) from
+            # the middle (where q is near 1/2)
+            lo3, hi3 = self.rest.box(arb(10) ** -3)
+            window = [lo, lo3, (lo3 + hi3) / 2, hi3, hi]
             self._u_cuts = [self.form + sp.Rational(b.numerator, b.denominator)
-                            for b in _finite_points(self.rest)]
+                            for b in _finite_points(self.rest) + window]
         else:
             self._u_cuts = [self.form]
 
@@ -136,6 +149,62 @@ class ClassProbability:
             return lambda z, analytic=False: const
         sf, cdf = self.rest.sf_branch(-v_m), self.rest.cdf_branch(-v_m)
         return _bounded(lambda z: (sf(-self._form_fn(*z)), cdf(-self._form_fn(*z))))
+
+    def entropy_branch(self, m: tuple):
+        """H_b(q) as an analytic function of complex balls on the cell of the real point m (for
+        closed laws), None when it is not available in closed form. With a rest, H_b is written
+        from the logarithm L of the smaller class probability at m,
+        ``H_b = -(e^L L + (1 - e^L) log1p(-e^L))``, so that neither probability's logarithm is
+        taken of a far tail value (a normal tail's exponential wraps around 0 on complex
+        balls)."""
+        if not self.closed:
+            return None
+        if self.rest is None or self.remaining:
+            qb = self.branch(m)
+            return lambda z, an: binary_entropy(*(_acb(t) for t in qb(z, an)), an)
+        x_m = -self._form_fn(*m)
+        if self.rest.sf(x_m) <= self.rest.cdf(x_m):
+            log_small = self.rest.log_sf_branch(x_m)
+        else:
+            log_small = self.rest.log_cdf_branch(x_m)
+        form = self._form_fn
+
+        def g(z, an):
+            L = _acb(log_small(-form(*z)))
+            p = L.exp()
+            return -(p * L + (1 - p) * (-p).log1p())
+
+        return g
+
+    def log_branches(self, m: tuple):
+        """(ln q1, ln q0) as analytic functions of complex balls on the cell of the real point
+        m (closed laws, no remaining variable), each None where that probability is 0 on the
+        cell (an indicator rule)."""
+        v_m = self._form_fn(*m)
+        form = self._form_fn
+        if self.rest is None:
+            zero = lambda z: acb(0)  # noqa: E731
+            return (zero, None) if v_m >= 0 else (None, zero)
+        x_m = -v_m
+        lsf, lcdf = self.rest.log_sf_branch(x_m), self.rest.log_cdf_branch(x_m)
+        return (lambda z: _acb(lsf(-form(*z))), lambda z: _acb(lcdf(-form(*z))))
+
+    def tail_bound(self, balls: tuple):
+        """A bound of H_b(q) over the product of real balls (one per coordinate) where q is
+        within eps of 0 or of 1 on all of it, else None. Exact 0 for an indicator that is
+        constant on the balls."""
+        if self.remaining:
+            return None
+        v = self._form_fn(*balls)
+        if self.rest is None:
+            return arb(0) if (v >= 0 or v < 0) else None
+        # sf and cdf are monotone: their largest values on the ball are at its exact ends
+        q1 = self.rest.sf(arb(-v.upper()))
+        q0 = self.rest.cdf(arb(-v.lower()))
+        small = min(q1.upper(), q0.upper())
+        if not small <= 2 * self.acc.eps:
+            return None
+        return _binary_entropy_bound(small)
 
     def _interval_branch(self, m):
         law = self.remaining[-1].law
@@ -191,6 +260,16 @@ class ClassProbability:
         q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
         q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
         return q1, q0
+
+
+def _acb(t):
+    return t if isinstance(t, acb) else acb(t)
+
+
+def _binary_entropy_bound(p: arb) -> arb:
+    """An upper bound of H_b on [0, p] for p <= 1/2 (H_b increases there)."""
+    p = arb(p.upper())
+    return (-(p * p.log()) - (1 - p) * (-p).log1p()).upper()
 
 
 def _bounded(fn):
