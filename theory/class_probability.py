@@ -89,6 +89,7 @@ class ClassProbability:
         self.rest = system.rest
         self.remaining = list(system.remaining)
         self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
+        self._nested = False
         self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
         self._form_fn = compile_expr(self.form, self.syms + [r.symbol for r in self.remaining])
         cuts = []
@@ -112,6 +113,14 @@ class ClassProbability:
                 cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
             for r in self.remaining[:-1]:
                 cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
+            self._nested = len(self.remaining) == 2 and all(r.law.closed for r in self.remaining)
+            if self._nested:
+                # the outer remaining variable truncated to its box: its ends are cuts, so a
+                # root leaving the box is a breakpoint of the coordinates
+                outer = self.remaining[0]
+                self._box = outer.law.box(acc.eps)
+                cuts += [outer.symbol - sp.Rational(b.numerator, b.denominator) for b in self._box]
+                self.closed = self.rest is None
             self._cuts = CutSet(cuts, allsyms) if outer_r else None
             self._u_cuts = _u_level_polys(self._cuts, len(self.syms)) if self._cuts else cuts
         elif self.rest is not None:
@@ -120,6 +129,7 @@ class ClassProbability:
             # the middle (where q is near 1/2)
             lo3, hi3 = self.rest.box(arb(10) ** -3)
             window = [lo, lo3, (lo3 + hi3) / 2, hi3, hi]
+            self._window = (ball(lo), ball(hi))
             self._u_cuts = [self.form + sp.Rational(b.numerator, b.denominator)
                             for b in _finite_points(self.rest) + window]
         else:
@@ -141,6 +151,8 @@ class ClassProbability:
     def branch(self, m: tuple):
         """For one coordinate and closed laws: (q1, q0) as analytic functions of a complex ball,
         with every choice made at the real point ``m``."""
+        if self._nested:
+            return self._nested_branch(m)
         if self.remaining:
             return self._interval_branch(m)
         v_m = self._form_fn(*m)
@@ -161,6 +173,8 @@ class ClassProbability:
             return None
         if self.rest is None or self.remaining:
             qb = self.branch(m)
+            if qb is None:
+                return None
             return lambda z, an: binary_entropy(*(_acb(t) for t in qb(z, an)), an)
         x_m = -self._form_fn(*m)
         if self.rest.sf(x_m) <= self.rest.cdf(x_m):
@@ -168,8 +182,13 @@ class ClassProbability:
         else:
             log_small = self.rest.log_cdf_branch(x_m)
         form = self._form_fn
+        direct = self.branch(m)
 
         def g(z, an):
+            if not an:
+                # the last tiny pieces (a probability reaching 0 at a support end): the direct
+                # form, whose x ln x is enclosed where a ball reaches 0
+                return binary_entropy(*(_acb(t) for t in direct(z)), False)
             L = _acb(log_small(-form(*z)))
             p = L.exp()
             return -(p * L + (1 - p) * (-p).log1p())
@@ -198,13 +217,63 @@ class ClassProbability:
         v = self._form_fn(*balls)
         if self.rest is None:
             return arb(0) if (v >= 0 or v < 0) else None
-        # sf and cdf are monotone: their largest values on the ball are at its exact ends
-        q1 = self.rest.sf(arb(-v.upper()))
-        q0 = self.rest.cdf(arb(-v.lower()))
-        small = min(q1.upper(), q0.upper())
-        if not small <= 2 * self.acc.eps:
+        # the cell lies between the cuts form + lo = 0 and form + hi = 0 (R's box at mass eps):
+        # beyond hi, q1 <= sf(hi); below lo, q0 <= cdf(lo); which side is decided at the cell's
+        # centre, and the ball (whose ends arb rounds outwards) must agree to within 10^-3
+        lo, hi = self._window
+        x_m = -self._form_fn(*(b.mid() for b in balls))
+        if x_m >= hi and self.rest.sf(arb(-v.upper())).upper() <= arb(10) ** -3:
+            small = self.rest.sf(hi).upper()
+        elif x_m <= lo and self.rest.cdf(arb(-v.lower())).upper() <= arb(10) ** -3:
+            small = self.rest.cdf(lo).upper()
+        else:
             return None
+        if small.is_zero():
+            return arb(0)
         return _binary_entropy_bound(small)
+
+    def _nested_branch(self, m):
+        """(q1, q0) on complex balls for two remaining variables r, s: the integral over r (its
+        box, mass eps outside: each probability lies within eps of it) of f_r(y) times the
+        closed interval probability of s, certified (``acb.integral``) between the roots of
+        the cuts in r as analytic functions of the coordinates."""
+        from fstheory.theory.quadrature import arb_integral
+
+        outer = self.remaining[0]
+        lo, hi = ball(self._box[0]), ball(self._box[1])
+        level = len(self.syms)
+        roots = self._cuts.root_branches(level, tuple(m), lo, hi)
+        if roots is None:
+            return None
+        ends = [(lo, lambda *z: lo), *roots, (hi, lambda *z: hi)]
+        cells = []
+        for (y0, lower), (y1, upper) in zip(ends, ends[1:]):
+            if not y0 < y1:
+                continue
+            ym = (y0 + y1) / 2
+            if outer.law.pdf(ym).is_zero():
+                continue
+            cells.append((lower, upper, outer.law.pdf_branch(ym),
+                          self._interval_branch(tuple(m) + (ym,))))
+        tol = self.acc.tol * arb(10) ** -8
+        slack = acb(arb(0, self.acc.eps.upper()))
+
+        def g(z, analytic=False):
+            z = tuple(z)
+            q1, q0 = acb(0), acb(0)
+            for lower, upper, dens, qb in cells:
+                a, b = acb(lower(*z)), acb(upper(*z))
+                for c in (0, 1):
+                    part = arb_integral(
+                        lambda y, an, dens=dens, qb=qb, c=c: dens(y) * _acb(qb(z + (y,), True)[c]),
+                        a, b, abs_tol=tol, rel_tol=tol, eval_limit=20000)
+                    if c == 0:
+                        q1 += part
+                    else:
+                        q0 += part
+            return q1 + slack, q0 + slack
+
+        return g
 
     def _interval_branch(self, m):
         law = self.remaining[-1].law

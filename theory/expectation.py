@@ -17,7 +17,7 @@ pass K (ln 2 for a binary entropy) and the result's error includes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
@@ -71,6 +71,9 @@ class Integrand:
     constant: object = None
     #: ``bound`` is a proved bound of |F| everywhere (not an assumed one)
     bounded: bool = False
+    #: one coordinate: points c where F = ln|x - c| + ln|h(x)| has a logarithmic singularity,
+    #: as [(c, ln|h| compiled)] (see :func:`_log_singular_piece`)
+    log_zeros: list = field(default_factory=list)
 
 
 def box_of(coord, acc: Accuracy) -> tuple:
@@ -109,13 +112,21 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
             def branch(m):
                 f = law.pdf_branch(m)
                 g = F.branch((m,))
+                if g is None:
+                    raise QuadratureError("no analytic form of the integrand on this piece")
                 return lambda z, an: f(z) * g((z,), an)
 
         total, err, how, proved = arb(0), arb(0), "bounded tails", True
-        for run in pts:
+        runs = _split_at_log_zeros(pts, F.log_zeros) if branch is not None else pts
+        for run in runs:
+            share = acc.tol / len(runs)
+            if isinstance(run, tuple):  # a piece next to a logarithmic singularity
+                v, e = _log_singular_piece(law, F, branch, run, share)
+                total, err = total + v, err + e
+                continue
             v, e, how, ok = best(branch, lambda x: _density_times(law.pdf(x),
                                                                   lambda d: F.value((x,))),
-                                 run, acc.tol / len(pts))
+                                 run, share)
             total, err, proved = total + v, err + e, proved and ok
         return total, err + tail + skipped, how, proved
     if len(coords) == 2 and certify and F.branch is not None and all(c.law.closed for c in coords):
@@ -202,6 +213,8 @@ def _expect_two(coords, F: Integrand, cuts: list, boxes, acc: Accuracy):
             continue
         f0, f1 = laws[0].pdf_branch(m0), laws[1].pdf_branch(m1)
         g = F.branch((m0, m1))
+        if g is None:
+            raise QuadratureError("no analytic form of the integrand on this cell")
 
         def integrand(x, y, an, f0=f0, f1=f1, g=g):
             if isinstance(x, arb) and isinstance(y, arb):
@@ -254,6 +267,60 @@ def _exact_rational(x: arb):
     m, e = x.mid().man_exp()
     m, e = int(m), int(e)
     return sp.Integer(m) * sp.Integer(2) ** e
+
+
+def _split_at_log_zeros(runs: list, zeros: list) -> list:
+    """The runs of pieces with every piece that ends at a logarithmic singularity taken out
+    as a tuple (a, b, c, ln|h|), c the singular end."""
+    if not zeros:
+        return runs
+    out = []
+    for run in runs:
+        current = [run[0]]
+        for a, b in zip(run, run[1:]):
+            hit = next(((c, h) for c, h in zeros if abs(c - a) < arb(10) ** -30
+                        or abs(c - b) < arb(10) ** -30), None)
+            if hit is None:
+                current.append(b)
+                continue
+            if len(current) > 1:
+                out.append(current)
+            out.append((a, b, *hit))
+            current = [b]
+        if len(current) > 1:
+            out.append(current)
+    return out
+
+
+def _log_singular_piece(law, F: Integrand, branch, piece, tol: arb):
+    """int f(x) F(x) dx over [a, b] with F = ln|x - c| + ln|h(x)|, c = a or b: the band of
+    width delta at c is bounded, |int| <= sup f (delta (|ln delta| + 1) + delta sup |ln|h||),
+    and the rest integrated (certified) in s = ln|x - c|, where the singularity becomes a
+    linear decay."""
+    a, b, c, log_h = piece
+    side = 1 if abs(c - a) < abs(c - b) else -1
+    length = (b - a)
+    band = arb((a + b) / 2, ((b - a) / 2).upper())
+    sup_f = abs(law.pdf(band)).upper()
+    delta = tol / 1000
+    for _ in range(100):
+        near = arb(c + side * delta / 2, (delta / 2).upper()) if side > 0 else \
+            arb(c - delta / 2, (delta / 2).upper())
+        sup_h = abs(log_h(near)).upper()
+        bound = sup_f * (delta * (abs(delta.log()) + 1) + delta * sup_h)
+        if bound.is_finite() and bound <= tol / 4:
+            break
+        delta = delta / 1024
+    else:
+        raise QuadratureError("no band around a logarithmic singularity meets the tolerance")
+    s0, s1 = delta.log(), length.log()
+
+    def in_s(ms):
+        g = branch(c + side * ms.exp())
+        return lambda s, an: g(c + side * s.exp(), an) * s.exp()
+
+    v, e = certified(in_s, [s0, s1], tol / 2)
+    return v, e + arb(bound.upper())
 
 
 def _drop_tails(F: Integrand, law, pts: list):

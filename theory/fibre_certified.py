@@ -48,7 +48,7 @@ from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.cells import CutSet
 from fstheory.theory.expectation import _feature_range, box_of, support_cuts
 from fstheory.theory.polyexp import INF
-from fstheory.theory.quadrature import QuadratureError, certified, spend
+from fstheory.theory.quadrature import QuadratureError, arb_integral, certified, spend
 from fstheory.theory.univariate import Accuracy
 
 __all__ = ["fibre_entropy", "fibre_class_average"]
@@ -70,6 +70,12 @@ class _Fibre:
     def __init__(self, system, q, acc: Accuracy):
         (f,) = system.features
         self.acc, self.q = acc, q
+        self.fold = None
+        if 0 in system.inner:
+            # V = g(W) with W linear: integrate the fibres of W, folded by g's level maps
+            w, g, form = system.inner[0]
+            self.fold = (w, g)
+            f = form
         coords = list(system.coords)
         choice = _solved_index(f, coords)
         if choice is None:
@@ -123,6 +129,34 @@ class _Fibre:
         lo, hi = _feature_range(f, [c.symbol for c in coords],
                                 [box_of(c, acc) for c in coords])
         self.vlo, self.vhi = arb(lo), arb(hi)
+        if self.fold is not None:
+            if self.singular:
+                raise _NotHere
+            self._fold_maps(_rat(arb(lo)), _rat(arb(hi)))
+
+    def _fold_maps(self, lo, hi):
+        """The level maps w -> m w + q of g on W's range and g's fundamental piece [c, hi]
+        (one critical point c) or the whole range (g monotone)."""
+        from fstheory.theory.feature_maps import critical_points, level_maps
+
+        w, g = self.fold
+        crit = critical_points(g, w, lo, hi)
+        if len(crit) > 1:
+            raise _NotHere
+        maps = level_maps(g, w, lo, hi)
+        self.maps = [(_num(m), _num(q)) for m, q in maps]
+        self.piece = (_num(crit[0]) if crit else self.vlo, self.vhi)
+        dg = sp.diff(g, w)
+        mid = (self.piece[0] + self.piece[1]) / 2
+        point = {w: sp.Float(mid.mid().str(40, radius=False), 40)}
+        from fstheory.theory.arbexpr import resolve_abs
+
+        dg = resolve_abs(dg, point).replace(
+            lambda e: isinstance(e, sp.sign),
+            lambda e: sp.Integer(1) if sp.N(e.args[0].subs(point), 30) >= 0 else sp.Integer(-1))
+        sign = 1 if sp.N(dg.subs(point), 30) > 0 else -1
+        dg = sp.simplify(sign * dg)
+        self.log_dg = None if dg == 1 else compile_expr(sp.log(dg), [w])
 
     def point(self, v, x):
         """The coordinates (in the system's order) at (v, x)."""
@@ -205,17 +239,9 @@ def _solved_index(f, coords) -> int | None:
 
 def _inner(g, lower, upper, v, tol):
     """int_{lower(v)}^{upper(v)} g(x, v) dx by arb's rigorous integration (complex ends)."""
-    calls = [0]
-
-    def h(z, an):
-        calls[0] += 1
-        out = g(z, v)
-        return out if isinstance(out, acb) else acb(out)
-
     lo, hi = acb(lower(v)), acb(upper(v))
-    val = acb.integral(h, lo, hi, abs_tol=tol, rel_tol=tol, eval_limit=INNER_EVAL_LIMIT)
-    spend(calls[0])
-    return val
+    return arb_integral(lambda z, an: g(z, v), lo, hi, abs_tol=tol, rel_tol=tol,
+                        eval_limit=INNER_EVAL_LIMIT)
 
 
 def _closed_cell(F: _Fibre, m, cell):
@@ -283,7 +309,7 @@ def _ei(z):
     return _about_centre(acb(z), lambda t: t.ei(), lambda t: t.exp() / t)
 
 
-def _densities_at(F: _Fibre, m, with_class: bool, tol):
+def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool = True):
     """v -> (f, f1, f0) (or (f,)) on complex balls v of the outer piece of the real point m:
     the cells, their integrands and closed forms are found once, at m."""
     terms = []  # (part index, closed form or None, integrand, lower, upper)
@@ -295,7 +321,7 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol):
                 terms.append((i, closed, g, lower, upper))
 
     present = {i for i, *_ in terms}
-    if with_class and len(present) < 2:
+    if single_class_none and with_class and len(present) < 2:
         return None  # one class on the whole piece: H_b = 0 there
 
     def at(v):
@@ -380,6 +406,62 @@ def _outer(F: _Fibre, with_class: bool, tol: arb):
     return total, err
 
 
+def _outer_folded(F: _Fibre, with_class: bool, tol: arb):
+    """The outer integral for V = g(W) over g's fundamental piece of w: with the level maps
+    p_j(w) = m_j w + q_j, f_V(g(w)) |g'(w)| = sum_j |m_j| f_W(p_j(w)) =: Phi(w), so
+    h(V) = -int Phi ln Phi dw + int Phi ln|g'| dw and E[H_b] = int (Phi ln Phi - Phi_1 ln Phi_1
+    - Phi_0 ln Phi_0) dw (the |g'| cancel in the class ratio)."""
+    inner_tol = tol * arb(10) ** -8
+    a0, b0 = F.piece
+    breaks = F.cutset.breakpoints(0, (), F.vlo, F.vhi)
+    pts = {a0.mid(), b0.mid()}
+    for m_j, q_j in F.maps:
+        for beta in breaks:
+            w = ((beta - q_j) / m_j).mid()
+            if a0 < w < b0:
+                pts.add(w)
+    pts = sorted(pts, key=lambda t: t)
+    pieces = [(a, b) for a, b in zip(pts, pts[1:]) if a < b]
+
+    def integrand_at(m):
+        parts_at = []
+        for m_j, q_j in F.maps:
+            mj = m_j * m + q_j
+            if F.vlo < mj < F.vhi:
+                parts_at.append((abs(m_j), m_j, q_j,
+                                 _densities_at(F, mj, with_class, inner_tol, False)))
+        if not parts_at:
+            return lambda v, an: acb(0)
+
+        def g(w, an):
+            if not an and isinstance(w, acb) and w.imag.is_zero():
+                w = w.real
+            n = 3 if with_class else 1
+            total = [acb(0)] * n
+            for weight, m_j, q_j, dens in parts_at:
+                for i, d in enumerate(dens(m_j * w + q_j)):
+                    total[i] += weight * d
+            if with_class:
+                f, f1, f0 = total
+                out = _xlogx(f, an)
+                for part in (f1, f0):
+                    if not part.is_zero():
+                        out -= _xlogx(part, an)
+                return out
+            out = -_xlogx(total[0], an)
+            if F.log_dg is not None:
+                out += total[0] * F.log_dg(w)
+            return out
+
+        return g
+
+    total, err = arb(0), arb(0)
+    for a, b in pieces:
+        v, e = certified(integrand_at, [a, b], tol / len(pieces))
+        total, err = total + v, err + e
+    return total, err
+
+
 def _band(F: _Fibre, v_s, alpha, tol: arb, with_class: bool):
     """(v0, bound): the half-width of the band excised around the singular value v_s, and the
     bound of its contribution (see the module docstring)."""
@@ -418,6 +500,8 @@ def _truncation(F: _Fibre, with_class: bool) -> arb:
     hb = -(eta * eta.log()) - (1 - eta) * (-eta).log1p()
     if with_class:
         return (2 * eta * arb(2).log() + hb).upper()
+    if F.fold is not None and sp.simplify(F.fold[1] - sp.Abs(F.fold[0])) != 0:
+        raise _NotHere  # E[g(W)^2] is not the second moment of W
     m2 = _second_moment(F)
     above = eta * (1 / eta).log() + eta / 2 * (2 * arb.pi() * arb(1).exp() * m2 / eta).log()
     below = eta + _delta_bound(F)
@@ -486,7 +570,7 @@ def fibre_entropy(system, acc: Accuracy):
     try:
         F = _Fibre(system, None, acc)
         trunc = _truncation(F, False)
-        v, e = _outer(F, False, acc.tol)
+        v, e = (_outer_folded if F.fold else _outer)(F, False, acc.tol)
     except _NotHere:
         return None
     return v, e + trunc
@@ -497,7 +581,7 @@ def fibre_class_average(system, q, acc: Accuracy):
     try:
         F = _Fibre(system, q, acc)
         trunc = _truncation(F, True)
-        v, e = _outer(F, True, acc.tol)
+        v, e = (_outer_folded if F.fold else _outer)(F, True, acc.tol)
     except _NotHere:
         return None
     return v, e + trunc

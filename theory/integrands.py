@@ -94,7 +94,25 @@ def log_abs(expr, syms) -> Integrand:
         sign = 1 if f(*m) > 0 else -1
         return lambda z, an: acb(sign * f(*z)).log(analytic=an)
 
-    return Integrand(value, branch, arb(1000))
+    return Integrand(value, branch, arb(1000), log_zeros=_simple_zeros(expr, syms))
+
+
+def _simple_zeros(expr, syms) -> list:
+    """For a polynomial of one variable: [(c, ln|h|)] for each simple real zero c, with
+    expr = (x - c) h(x) (h compiled), so that ln|expr| = ln|x - c| + ln|h| near c."""
+    if len(syms) != 1:
+        return []
+    (x,) = syms
+    expr = sp.sympify(expr)
+    if expr.atoms(sp.Abs, sp.sign) or not expr.is_polynomial(x):
+        return []
+    out = []
+    for c, mult in sp.roots(sp.Poly(expr, x)).items():
+        if mult != 1 or not c.is_real:
+            continue
+        h = sp.cancel(expr / (x - c))
+        out.append((num(c), compile_expr(h, [x])))
+    return out
 
 
 def cuts_of(expr, syms) -> list:
@@ -175,26 +193,26 @@ class Weights:
         normal coordinates under (x, y) -> (-x, y - 2x) this is 2 x y - 2 x^2; for a reflection
         of a centred normal it is 0). None when a law has no such form on its piece."""
         pts = self.points(m)
-        parts = []
-        for j in live:
-            expr, const = sp.Integer(0), arb(0)
-            for law, x, e in zip(self.laws, pts[j], self.exprs[j]):
-                form = law.log_density_poly(x)
-                if form is None:
-                    return None
-                a, c1, c2 = form
-                expr += c1 * e + c2 * e**2
-                const += a
-            parts.append((expr, const))
-        ref_expr, ref_const = parts[ref]
+        r = live[ref]
         out = []
-        for j, (expr, const) in zip(live, parts):
-            diff = sp.expand(expr - ref_expr)
-            c = const - ref_const
+        for j in live:
+            diff, c = sp.Integer(0), arb(0)
+            for law, x, xr, e, er in zip(self.laws, pts[j], pts[r], self.exprs[j], self.exprs[r]):
+                if sp.expand(e - er) == 0:
+                    continue
+                if law.symmetry is not None and sp.expand(e + er - 2 * rat(law.symmetry)) == 0:
+                    continue  # reflections about the centre of a symmetric law: equal densities
+                form, form_r = law.log_density_poly(x), law.log_density_poly(xr)
+                if form is None or form_r is None:
+                    return None
+                (a, c1, c2), (ar, c1r, c2r) = form, form_r
+                diff += c1 * e + c2 * e**2 - c1r * er - c2r * er**2
+                c += a - ar
+            diff = sp.expand(diff)
             if self.jac.free_symbols:
                 ratio = sp.cancel(self.jac.subs(dict(zip(self.syms, self.exprs[j])),
                                                 simultaneous=True)
-                                  / self.jac.subs(dict(zip(self.syms, self.exprs[live[ref]])),
+                                  / self.jac.subs(dict(zip(self.syms, self.exprs[r])),
                                                   simultaneous=True))
                 if ratio.free_symbols:
                     point = {s: sp.Float(v.mid().str(40, radius=False), 40)
@@ -384,7 +402,7 @@ def class_mixture(system, maps, jac, q) -> Integrand:
         return None
 
     branch = constant = None
-    if q.closed and not q.remaining:
+    if q.closed and (single or not q.remaining):
         def branch(m):
             if single:
                 return q.entropy_branch(m)

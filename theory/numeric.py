@@ -68,6 +68,7 @@ from fstheory.theory.class_probability import ClassProbability
 from fstheory.theory.coordinates import build, jacobian, partner_maps
 from fstheory.theory.expectation import (
     Fibre,
+    Integrand,
     expect,
     fibre_densities,
 )
@@ -164,6 +165,8 @@ def _stated(computed, acc: Accuracy, reasons: set):
     heuristic and was seen to undershoot the true error) no smaller than the tolerance the
     integration was run to."""
     value, error, method, proved = computed
+    if proved and reasons:
+        method += " (estimated below: " + "; ".join(sorted(reasons)) + ")"
     proved = proved and not reasons
     if not proved:
         error = max(arb(error).upper(), acc.tol)
@@ -365,6 +368,12 @@ class NumericRoute:
 
     def _class_entropy(self, rule, acc):
         system = build([], self.laws, rule, acc)
+        if len(system.remaining) >= 2:
+            got = _class_probability_by_expectation(system, acc)
+            if got is not None:
+                (p1, p0), how, proved = got
+                h = binary_entropy(p1, p0)
+                return h.mid(), h.rad(), f"class probability, {how}", proved
         q = ClassProbability(system, acc)
         p1, p0 = q.value(())
         h = binary_entropy(p1, p0)
@@ -526,6 +535,41 @@ def _location_bits(laws: dict) -> int:
             f"a law is located at {2**extra:.1e} times its scale: more than {MAX_EXTRA_BITS} extra "
             "bits of working precision would be needed")
     return extra
+
+
+def _class_probability_by_expectation(system, acc):
+    """((P(C = 1), P(C = 0)), method, proved) for a rule with two or more remaining variables:
+    the first becomes the coordinate of an expectation, E[q_c(r_1)], with q the class
+    probability given r_1 (certified when the others allow it). None when that fails."""
+    from fstheory.theory.coordinates import System
+
+    first, rest = system.remaining[0], system.remaining[1:]
+    sub = System([first], [], system.form, None, list(rest))
+    q = ClassProbability(sub, acc)
+    out, how, proved = [], "", True
+    for c in (0, 1):
+        def value(u, c=c):
+            return q.value(u)[c]
+
+        branch = None
+        if q.closed:
+            def branch(m, c=c):
+                qb = q.branch(m)
+                if qb is None:
+                    return None
+                return lambda z, an: _acb(qb(z, an)[c])
+
+        v, e, how, ok = expect([first], Integrand(value, branch, arb(1), bounded=True),
+                               q.cuts(), acc)
+        out.append(arb(v, arb(e).upper()) if not e.is_zero() else v)
+        proved = proved and ok
+    return tuple(out), how, proved
+
+
+def _acb(t):
+    from flint import acb
+
+    return t if isinstance(t, acb) else acb(t)
 
 
 def _certified_fibre(compute):

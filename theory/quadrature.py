@@ -62,6 +62,7 @@ __all__ = [
     "tracking",
     "mark_estimate",
     "spend",
+    "arb_integral",
     "to_mpf",
     "from_mpf",
 ]
@@ -385,19 +386,36 @@ def best(branch, value, points, tol):
     return v, e, "double-exponential quadrature", False
 
 
-def _as_acb(g):
+def arb_integral(g, a, b, **options):
+    """``acb.integral(g, a, b, **options)`` with the evaluations counted in the work budget and
+    exceptions raised by ``g`` (a budget or time limit, an inner failure) re-raised after arb
+    returns: an exception must not cross arb's C code (python-flint then reports a
+    SystemError, and nested integrals abort the interpreter). After the first exception g is no
+    longer called; arb sees non-finite values and returns."""
+    failure: list = []
     calls = [0]
+    nan = acb("nan")
 
     def h(z, analytic):
+        if failure:
+            return nan
         calls[0] += 1
-        if calls[0] >= 64:
-            spend(calls[0])
-            calls[0] = 0
-            _check_time()
-        v = g(z, analytic)
+        try:
+            if calls[0] >= 64:
+                spend(calls[0])
+                calls[0] = 0
+                _check_time()
+            v = g(z, analytic)
+        except BaseException as exc:  # noqa: BLE001 -- re-raised below, outside arb
+            failure.append(exc)
+            return nan
         return v if isinstance(v, acb) else acb(v)
 
-    return h
+    value = acb.integral(h, a, b, **options)
+    if failure:
+        raise failure[0]
+    spend(calls[0])
+    return value
 
 
 def certified(branch: Callable, points: Sequence[arb], tol: arb):
@@ -423,12 +441,12 @@ def certified(branch: Callable, points: Sequence[arb], tol: arb):
     n = len(pts) - 1
     value, radius = arb(0), arb(0)
     for a, b in zip(pts, pts[1:]):
-        g = _as_acb(branch((a + b) / 2))
+        g = branch((a + b) / 2)
         share = tol / n
         goal = share
         for _ in range(1):
             goal = goal * arb(2) ** -16
-            re = acb.integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
+            re = arb_integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
             if re.is_finite() and re.rad() <= share:
                 break
         else:

@@ -148,6 +148,9 @@ class Law1D:
 
     closed = True
     depth = 0  # nested numerical integration levels inside one density evaluation
+    #: the centre c of symmetry (f(2c - x) = f(x)) when known exactly from the construction
+    #: (a symmetric base law, and affine maps and sums of symmetric laws), else None
+    symmetry: Fraction | None = None
 
     def support(self) -> tuple:
         raise NotImplementedError
@@ -542,7 +545,21 @@ class Convolved(Law1D):
 
 
 def base_law(law: L.Law, acc: Accuracy) -> Law1D:
-    """The numerical law of a base variable with numeric parameters."""
+    """The numerical law of a base variable with numeric parameters (its centre of symmetry
+    recorded, for the exact cancellation of equal weights)."""
+    out = _base_law(law, acc)
+    centre = law.center()
+    if centre is not None:
+        out.symmetry = to_fraction(centre, acc.bits)
+    return out
+
+
+def _with_symmetry(law: Law1D, centre) -> Law1D:
+    law.symmetry = centre
+    return law
+
+
+def _base_law(law: L.Law, acc: Accuracy) -> Law1D:
     bits = acc.bits
     if isinstance(law, L.Uniform):
         lo, hi = (to_fraction(p, bits) for p in law.params)
@@ -602,10 +619,19 @@ def linear_combination(coefs: dict, const, laws: dict, acc: Accuracy) -> Law1D:
     items = [(b, c) for b, c in coefs.items() if c != 0]
     if not items:
         raise Unsupported("a constant has no density")
-    parts = [base_law(laws[b], acc).affine(to_fraction(c, acc.bits), Fraction(0)) for b, c in items]
+    parts = []
+    for b, c in items:
+        law = base_law(laws[b], acc)
+        a = to_fraction(c, acc.bits)
+        parts.append(_with_symmetry(law.affine(a, Fraction(0)),
+                                    None if law.symmetry is None else a * law.symmetry))
     parts.sort(key=lambda p: isinstance(p, (Logistic, Convolved)))
     total = parts[0]
     for p in parts[1:]:
-        total = _add(total, p, acc)
+        centre = None if total.symmetry is None or p.symmetry is None else total.symmetry + p.symmetry
+        total = _with_symmetry(_add(total, p, acc), centre)
     const = to_fraction(const, acc.bits)
-    return total.affine(Fraction(1), const) if const != 0 else total
+    if const == 0:
+        return total
+    return _with_symmetry(total.affine(Fraction(1), const),
+                          None if total.symmetry is None else total.symmetry + const)
