@@ -47,7 +47,11 @@ from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import integrate_ball
 from fstheory.theory.univariate import Accuracy, Law1D
 
-__all__ = ["ClassProbability", "interval_probability"]
+__all__ = ["ClassProbability", "interval_probability", "NESTED_BRANCH"]
+
+#: two remaining variables get the certified branch (an inner certified integral); False: the
+#: estimated nested quadrature (:func:`fstheory.theory.numeric.estimated_nested`)
+NESTED_BRANCH = True
 
 
 def _mass(law: Law1D, r1, r2):
@@ -113,7 +117,8 @@ class ClassProbability:
                 cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
             for r in self.remaining[:-1]:
                 cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
-            self._nested = len(self.remaining) == 2 and all(r.law.closed for r in self.remaining)
+            self._nested = (NESTED_BRANCH and len(self.remaining) == 2
+                            and all(r.law.closed for r in self.remaining))
             if self._nested:
                 # the outer remaining variable truncated to its box: its ends are cuts, so a
                 # root leaving the box is a breakpoint of the coordinates
