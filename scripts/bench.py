@@ -66,6 +66,33 @@ _PAIR = ("import mpmath; from fstheory.scenarios.registry import get_scenario; "
          "mpmath.mp.dps = 32; print(%s)")
 
 
+NESTED_NEW = "certified routes (cubature, fibres): %s"
+NESTED_OLD = "estimated nested quadrature (baseline): %s"
+_NESTED = ("import mpmath, time, sympy as sp; from fstheory.theory import numeric; "
+           "from fstheory.theory.laws import Exponential, Uniform; "
+           "from fstheory.theory.rule import Rule; "
+           "from fstheory.scenarios.scenario_file import load_scenario_file; "
+           "X, Y = sp.symbols('X Y', real=True); "
+           "old = %r == 'old'; ctx = numeric.estimated_nested() if old else __import__('contextlib')"
+           ".nullcontext(); "
+           "mpmath.mp.dps = 36\n"
+           "with ctx:\n"
+           "    try:\n"
+           "        r = %s; print('certified' if r.certified else 'estimated', r.value)\n"
+           "    except numeric.NumericUnsupported as e: print('not computed:', str(e)[-60:])")
+_NESTED_CASES = [
+    ("MI(C;{X,Y^2}) of threshold.toml, k = 0.3, 30 digits",
+     "(lambda b: numeric.NumericRoute(b.laws(), b.class_rule()).mi_class_set("
+     "tuple(b.feature_exprs()[i] for i in (0, 4))))(load_scenario_file("
+     "'scenarios/threshold.toml').bind(k='0.3'))"),
+    ("h(XY), X ~ Exp(1), Y ~ Unif(-1, 1), 30 digits",
+     "numeric.NumericRoute({X: Exponential(1), Y: Uniform(-1, 1)}).entropy(X * Y)"),
+    ("MI(C,XY), C = 1{X - 1 + Y/2 >= 0}, 30 digits",
+     "numeric.NumericRoute({X: Exponential(1), Y: Uniform(-1, 1)}, Rule(X - 1 + Y / 2))"
+     ".mi_class(X * Y)"),
+]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--digits", type=int, default=30)
@@ -146,6 +173,17 @@ def main(argv=None) -> int:
                                    "(e[2], e[3]))"), None),
             (PAIR_DIRECTIONS, _python(_PAIR % "SetValues(b, 20).value((2, 3))"), None),
         ]
+        # the certified routes over several coordinates against the estimated nested route on
+        # the same quantity (issue 22/24: products in <= 5 s, every joint value of a file <= 10 s)
+        for label, expr in _NESTED_CASES:
+            jobs.append((NESTED_NEW % label, _python(_NESTED % ("new", expr)), None))
+            jobs.append((NESTED_OLD % label, _python(_NESTED % ("old", expr)), None))
+        for name in ("threshold", "mixed", "three-variable"):
+            jobs.append((f"fstheory values --joint --digits 30 --k 0.3 --scenario-file "
+                         f"scenarios/{name}.toml",
+                         cli + ["values", "--joint", "--digits", "30", "--k", "0.3",
+                                "--scenario-file", str(ROOT / "scenarios" / f"{name}.toml")],
+                         10.0))
         # every shipped scenario file at 15 digits (issue 9's goal: 60 s per call, 4 variables)
         for path in sorted((ROOT / "scenarios").glob("*.toml")):
             if path.stem in ("uniform", "normal"):
@@ -184,6 +222,12 @@ def main(argv=None) -> int:
             if "atlas" in label:
                 print(f"  {label}: {dt / base[1]:.1f} x")
     pair = {r[0]: r[1] for r in rows}
+    tails = {r[0]: r[4] for r in rows}
+    for label, _ in _NESTED_CASES:
+        new, old = NESTED_NEW % label, NESTED_OLD % label
+        if new in pair and old in pair:
+            print(f"{label}: certified routes {pair[new]:.1f} s ({tails[new][:30]}), estimated "
+                  f"nested {pair[old]:.1f} s ({tails[old][:30]}): ratio {pair[new] / pair[old]:.2f}")
     if PAIR_GENERIC in pair and PAIR_DIRECTIONS in pair:
         print(f"MI(C;{{Y^2,X-Y}}) of Scenario II (process start included): the integral over "
               f"directions takes {pair[PAIR_DIRECTIONS] / pair[PAIR_GENERIC]:.2f} x the time of "

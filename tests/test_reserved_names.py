@@ -62,11 +62,11 @@ def test_a_reserved_parameter_name_is_refused_at_load_with_the_reason(capsys, tm
 
 
 def test_another_name_works_and_keeps_its_value_in_the_json(capsys, tmp_path):
-    """`gamma` is no method's option: a parameter of that name is the scenario's."""
+    """`kappa` is no method's option: a parameter of that name is the scenario's."""
     import json
 
-    path = scenario(tmp_path, "gamma")
+    path = scenario(tmp_path, "kappa")
     assert main(["order", "--scenario-file", str(path), "--method", "mrmr", "--json",
-                 "--param", "gamma=2"]) == 0
+                 "--param", "kappa=2"]) == 0
     js = json.loads(capsys.readouterr().out)
-    assert js["params"]["gamma"] == "2" and js["params"]["reading"] == "table"
+    assert js["params"]["kappa"] == "2" and js["params"]["reading"] == "table"

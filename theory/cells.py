@@ -81,6 +81,69 @@ class CutSet:
         return pts
 
 
+    def root_branches(self, level: int, outer: tuple, lo: arb, hi: arb):
+        """The breakpoints of :meth:`breakpoints` as analytic functions of the outer variables:
+        a sorted list of ``(value at outer, function of complex balls)``, each function the
+        branch of a root of one cut (linear, or quadratic with the square root's sign fixed at
+        ``outer``), analytic near ``outer`` while the pattern of roots does not change (between
+        the projected breakpoints of the outer levels). None when a cut has degree > 2."""
+        out = []
+        bits = ctx.prec
+        mid = tuple(o.mid() for o in outer)
+        with _precision(2 * bits):
+            for coeff_fns in self._compiled[level]:
+                coeffs = [f(*mid) for f in coeff_fns]
+                while coeffs and coeffs[-1].contains(0):
+                    coeffs = coeffs[:-1]
+                deg = len(coeffs) - 1
+                if deg > 2:
+                    return None
+                for value, fn in _root_functions(coeff_fns[: deg + 1], coeffs):
+                    if lo < value < hi:
+                        out.append((value.mid(), fn))
+        out.sort(key=lambda t: t[0].mid())
+        return out
+
+
+def _root_functions(coeff_fns, coeffs) -> list:
+    """(root at the real point, analytic root function) for a polynomial of degree 1 or 2."""
+    deg = len(coeffs) - 1
+    if deg <= 0:
+        return []
+    if deg == 1:
+        c0, c1 = coeff_fns
+        return [(-coeffs[0] / coeffs[1], lambda *z: -c0(*z) / c1(*z))]
+    c, b, a = coeffs
+    disc = b * b - 4 * a * c
+    if not disc > 0:
+        return []  # a double root (the projection's breakpoint) or none: no cut inside
+    fc, fb, fa = coeff_fns
+    sign = 1 if b >= 0 else -1
+
+    def q_of(*z):
+        bz = fb(*z)
+        d = bz * bz - 4 * fa(*z) * fc(*z)
+        return -(bz + sign * _sqrt(d)) / 2
+
+    q = -(b + sign * disc.sqrt()) / 2
+    return [(q / a, lambda *z: q_of(*z) / fa(*z)), (c / q, lambda *z: fc(*z) / q_of(*z))]
+
+
+def _sqrt(d):
+    """The square root of a discriminant: analytic branch on complex balls; on a real ball,
+    sqrt(max(d, 0)) (the discriminant is >= 0 at the real points where the root is used, and a
+    ball around a double root reaches below 0 only by its radius)."""
+    if isinstance(d, acb):
+        return d.sqrt(analytic=True)
+    if d > 0:
+        return d.sqrt()
+    top = d.upper()
+    if top < 0:
+        return arb("nan")
+    r = arb(top).sqrt().upper()
+    return arb(r / 2, r / 2)
+
+
 def _precision(bits):
     from fstheory.theory.quadrature import flint_precision
 

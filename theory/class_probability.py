@@ -13,6 +13,14 @@ that the features use, with the rule's other variables integrated out.
 Both probabilities are computed directly (never one as 1 minus the other), so that each keeps its
 relative precision where it is small.
 
+Where q changes fast: with a rest R, q moves from eps to 1 - eps while -form(u) crosses the box
+of R's law at mass eps, so :meth:`ClassProbability.cuts` includes the level sets
+``form(u) + lo = 0`` and ``form(u) + hi = 0`` of the box's ends (and of the box at mass 10^-3
+and its middle, where the formula of H_b changes): a steep
+transition (R of small scale against the coordinates') lies inside one piece of every
+quadrature, never between its nodes. Outside the box, :meth:`ClassProbability.tail_bound`
+bounds H_b(q) by H_b(eps) over a whole cell, from q enclosed on the cell as a ball.
+
 Examples
 --------
 >>> import sympy as sp
@@ -30,16 +38,20 @@ Examples
 from __future__ import annotations
 
 import sympy as sp
-from flint import arb
+from flint import acb, arb
 
 from fstheory.theory.arbexpr import compile_expr
-from fstheory.theory.balls import ball
+from fstheory.theory.balls import ball, binary_entropy
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import integrate_ball
 from fstheory.theory.univariate import Accuracy, Law1D
 
-__all__ = ["ClassProbability", "interval_probability"]
+__all__ = ["ClassProbability", "interval_probability", "NESTED_BRANCH"]
+
+#: two remaining variables get the certified branch (an inner certified integral); False: the
+#: estimated nested quadrature (:func:`fstheory.theory.numeric.estimated_nested`)
+NESTED_BRANCH = True
 
 
 def _mass(law: Law1D, r1, r2):
@@ -81,6 +93,7 @@ class ClassProbability:
         self.rest = system.rest
         self.remaining = list(system.remaining)
         self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
+        self._nested = False
         self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
         self._form_fn = compile_expr(self.form, self.syms + [r.symbol for r in self.remaining])
         cuts = []
@@ -104,11 +117,26 @@ class ClassProbability:
                 cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
             for r in self.remaining[:-1]:
                 cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
+            self._nested = (NESTED_BRANCH and len(self.remaining) == 2
+                            and all(r.law.closed for r in self.remaining))
+            if self._nested:
+                # the outer remaining variable truncated to its box: its ends are cuts, so a
+                # root leaving the box is a breakpoint of the coordinates
+                outer = self.remaining[0]
+                self._box = outer.law.box(acc.eps)
+                cuts += [outer.symbol - sp.Rational(b.numerator, b.denominator) for b in self._box]
+                self.closed = self.rest is None
             self._cuts = CutSet(cuts, allsyms) if outer_r else None
             self._u_cuts = _u_level_polys(self._cuts, len(self.syms)) if self._cuts else cuts
         elif self.rest is not None:
+            lo, hi = self.rest.box(acc.eps)
+            # the inner quantiles split the far tails (where H_b is written from ln q) from
+            # the middle (where q is near 1/2)
+            lo3, hi3 = self.rest.box(arb(10) ** -3)
+            window = [lo, lo3, (lo3 + hi3) / 2, hi3, hi]
+            self._window = (ball(lo), ball(hi))
             self._u_cuts = [self.form + sp.Rational(b.numerator, b.denominator)
-                            for b in _finite_points(self.rest)]
+                            for b in _finite_points(self.rest) + window]
         else:
             self._u_cuts = [self.form]
 
@@ -128,6 +156,8 @@ class ClassProbability:
     def branch(self, m: tuple):
         """For one coordinate and closed laws: (q1, q0) as analytic functions of a complex ball,
         with every choice made at the real point ``m``."""
+        if self._nested:
+            return self._nested_branch(m)
         if self.remaining:
             return self._interval_branch(m)
         v_m = self._form_fn(*m)
@@ -136,6 +166,119 @@ class ClassProbability:
             return lambda z, analytic=False: const
         sf, cdf = self.rest.sf_branch(-v_m), self.rest.cdf_branch(-v_m)
         return _bounded(lambda z: (sf(-self._form_fn(*z)), cdf(-self._form_fn(*z))))
+
+    def entropy_branch(self, m: tuple):
+        """H_b(q) as an analytic function of complex balls on the cell of the real point m (for
+        closed laws), None when it is not available in closed form. With a rest, H_b is written
+        from the logarithm L of the smaller class probability at m,
+        ``H_b = -(e^L L + (1 - e^L) log1p(-e^L))``, so that neither probability's logarithm is
+        taken of a far tail value (a normal tail's exponential wraps around 0 on complex
+        balls)."""
+        if not self.closed:
+            return None
+        if self.rest is None or self.remaining:
+            qb = self.branch(m)
+            if qb is None:
+                return None
+            return lambda z, an: binary_entropy(*(_acb(t) for t in qb(z, an)), an)
+        x_m = -self._form_fn(*m)
+        if self.rest.sf(x_m) <= self.rest.cdf(x_m):
+            log_small = self.rest.log_sf_branch(x_m)
+        else:
+            log_small = self.rest.log_cdf_branch(x_m)
+        form = self._form_fn
+        direct = self.branch(m)
+
+        def g(z, an):
+            if not an:
+                # the last tiny pieces (a probability reaching 0 at a support end): the direct
+                # form, whose x ln x is enclosed where a ball reaches 0
+                return binary_entropy(*(_acb(t) for t in direct(z)), False)
+            L = _acb(log_small(-form(*z)))
+            p = L.exp()
+            return -(p * L + (1 - p) * (-p).log1p())
+
+        return g
+
+    def log_branches(self, m: tuple):
+        """(ln q1, ln q0) as analytic functions of complex balls on the cell of the real point
+        m (closed laws, no remaining variable), each None where that probability is 0 on the
+        cell (an indicator rule)."""
+        v_m = self._form_fn(*m)
+        form = self._form_fn
+        if self.rest is None:
+            zero = lambda z: acb(0)  # noqa: E731
+            return (zero, None) if v_m >= 0 else (None, zero)
+        x_m = -v_m
+        lsf, lcdf = self.rest.log_sf_branch(x_m), self.rest.log_cdf_branch(x_m)
+        return (lambda z: _acb(lsf(-form(*z))), lambda z: _acb(lcdf(-form(*z))))
+
+    def tail_bound(self, balls: tuple):
+        """A bound of H_b(q) over the product of real balls (one per coordinate) where q is
+        within eps of 0 or of 1 on all of it, else None. Exact 0 for an indicator that is
+        constant on the balls."""
+        if self.remaining:
+            return None
+        v = self._form_fn(*balls)
+        if self.rest is None:
+            return arb(0) if (v >= 0 or v < 0) else None
+        # the cell lies between the cuts form + lo = 0 and form + hi = 0 (R's box at mass eps):
+        # beyond hi, q1 <= sf(hi); below lo, q0 <= cdf(lo); which side is decided at the cell's
+        # centre, and the ball (whose ends arb rounds outwards) must agree to within 10^-3
+        lo, hi = self._window
+        x_m = -self._form_fn(*(b.mid() for b in balls))
+        if x_m >= hi and self.rest.sf(arb(-v.upper())).upper() <= arb(10) ** -3:
+            small = self.rest.sf(hi).upper()
+        elif x_m <= lo and self.rest.cdf(arb(-v.lower())).upper() <= arb(10) ** -3:
+            small = self.rest.cdf(lo).upper()
+        else:
+            return None
+        if small.is_zero():
+            return arb(0)
+        return _binary_entropy_bound(small)
+
+    def _nested_branch(self, m):
+        """(q1, q0) on complex balls for two remaining variables r, s: the integral over r (its
+        box, mass eps outside: each probability lies within eps of it) of f_r(y) times the
+        closed interval probability of s, certified (``acb.integral``) between the roots of
+        the cuts in r as analytic functions of the coordinates."""
+        from fstheory.theory.quadrature import arb_integral
+
+        outer = self.remaining[0]
+        lo, hi = ball(self._box[0]), ball(self._box[1])
+        level = len(self.syms)
+        roots = self._cuts.root_branches(level, tuple(m), lo, hi)
+        if roots is None:
+            return None
+        ends = [(lo, lambda *z: lo), *roots, (hi, lambda *z: hi)]
+        cells = []
+        for (y0, lower), (y1, upper) in zip(ends, ends[1:]):
+            if not y0 < y1:
+                continue
+            ym = (y0 + y1) / 2
+            if outer.law.pdf(ym).is_zero():
+                continue
+            cells.append((lower, upper, outer.law.pdf_branch(ym),
+                          self._interval_branch(tuple(m) + (ym,))))
+        tol = self.acc.tol * arb(10) ** -8
+        slack = acb(arb(0, self.acc.eps.upper()))
+
+        def g(z, analytic=False):
+            z = tuple(z)
+            q1, q0 = acb(0), acb(0)
+            for lower, upper, dens, qb in cells:
+                a, b = acb(lower(*z)), acb(upper(*z))
+                for c in (0, 1):
+                    part = arb_integral(
+                        lambda y, an, dens=dens, qb=qb, c=c: dens(y) * _acb(qb(z + (y,), True)[c]),
+                        a, b, abs_tol=tol, rel_tol=tol, eval_limit=20000)
+                    if c == 0:
+                        q1 += part
+                    else:
+                        q0 += part
+            return q1 + slack, q0 + slack
+
+        return g
 
     def _interval_branch(self, m):
         law = self.remaining[-1].law
@@ -191,6 +334,16 @@ class ClassProbability:
         q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
         q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
         return q1, q0
+
+
+def _acb(t):
+    return t if isinstance(t, acb) else acb(t)
+
+
+def _binary_entropy_bound(p: arb) -> arb:
+    """An upper bound of H_b on [0, p] for p <= 1/2 (H_b increases there)."""
+    p = arb(p.upper())
+    return (-(p * p.log()) - (1 - p) * (-p).log1p()).upper()
 
 
 def _bounded(fn):

@@ -63,6 +63,9 @@ class System:
     form: sp.Expr | None = None
     rest: Law1D | None = None
     remaining: list = field(default_factory=list)
+    #: feature index -> (w, g, L): the feature is g(L) with g an expression in the symbol w and
+    #: L linear in the coordinates (|X - Y|, (X + Y)^2, exp(X - 2 Y))
+    inner: dict = field(default_factory=dict)
 
     @property
     def symbols(self) -> list:
@@ -79,6 +82,40 @@ def _linear_in(expr, b, bases) -> bool:
     return not (sp.diff(expr, b).free_symbols & set(bases))
 
 
+_W = sp.Symbol("w_", real=True)
+
+
+def composite(f, bases):
+    """(direction, g) when ``f`` is a nonlinear function g(L) of one linear form L = b0 +
+    sum_b r_b b of two or more base variables (its gradient has constant ratios), else None;
+    ``direction`` maps each base variable to r_b (1 for b0) and g is an expression in ``w_``
+    (the form's constant stays in g).
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> composite(sp.Abs(X - Y), [X, Y])
+    ({X: 1, Y: -1}, Abs(w_))
+    """
+    f = sp.sympify(f)
+    used = sorted((b for b in f.free_symbols if b in bases), key=str)
+    if len(used) < 2 or all(_linear_in(f, b, bases) for b in used):
+        return None
+    try:
+        with symbolic_budget(5, f"whether {f} is a function of one linear form"):
+            grads = [sp.diff(f, b) for b in used]
+            if grads[0] == 0:
+                return None
+            ratios = [sp.simplify(g / grads[0]) for g in grads]
+            if any(r.free_symbols & set(bases) for r in ratios):
+                return None
+            b0 = used[0]
+            g = sp.simplify(f.subs(b0, _W - sum(r * b for r, b in zip(ratios[1:], used[1:]))))
+    except SymbolicTimeout:
+        return None
+    if g.free_symbols & set(bases):
+        return None
+    return dict(zip(used, ratios)), g
+
+
 def build(features, laws: dict, rule, acc: Accuracy) -> System:
     """The coordinate system of ``features`` (sympy expressions of the base variables) and,
     when given, the class ``rule`` (:class:`fstheory.theory.rule.Rule`)."""
@@ -89,16 +126,29 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
         used |= {b for b in f.free_symbols if b in laws}
     lin = rule.linear(bases) if rule is not None else None
     rule_bases = set(rule.bases(bases)) if rule is not None else set()
-    pinned = {b for b in used if not all(_linear_in(f, b, bases) for f in features)}
-    if rule is not None and lin is None:
-        pinned |= rule_bases & used
+    comps = {i: c for i, f in enumerate(features) if (c := composite(f, bases)) is not None}
+    while True:
+        pinned = {b for b in used if not all(_linear_in(f, b, bases)
+                                             for i, f in enumerate(features) if i not in comps)}
+        if rule is not None and lin is None:
+            pinned |= rule_bases & used
+        # a composite feature with a pinned variable is kept as it is, its variables pinned
+        dropped = [i for i, (direction, _) in comps.items() if set(direction) & pinned]
+        if not dropped:
+            break
+        for i in dropped:
+            del comps[i]
+    for i, f in enumerate(features):
+        if i not in comps and not all(_linear_in(f, b, bases) for b in used):
+            pinned |= {b for b in f.free_symbols if b in laws}
     # directions of the linear bases in (features..., rule)
     groups: dict = {}
     order = sorted(used | (rule_bases if lin is not None else set()), key=str)
     for b in order:
         if b in pinned:
             continue
-        d = [sp.diff(f, b) for f in features]
+        d = [comps[i][0].get(b, sp.Integer(0)) if i in comps else sp.diff(f, b)
+             for i, f in enumerate(features)]
         if lin is not None:
             d.append(sp.sympify(lin[0].get(b, 0)))
         j0 = next(i for i, c in enumerate(d) if c != 0)
@@ -121,12 +171,18 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
         coords.append(Coordinate(sym, coefs, linear_combination(coefs, 0, laws, acc), False))
         group_syms[key] = sym
     linear_bases = [b for b in order if b not in pinned]
-    new_features = []
+    new_features, inner = [], {}
     for i, f in enumerate(features):
+        form = sum((key[i] * sym for key, sym in group_syms.items()), sp.Integer(0))
+        if i in comps:
+            g = comps[i][1]
+            inner[i] = (_W, g, sp.expand(form))
+            new_features.append(sp.expand(g.subs(_W, form)))
+            continue
         g = f.subs({b: 0 for b in linear_bases})
-        g += sum(key[i] * sym for key, sym in group_syms.items())
-        new_features.append(sp.expand(g))
-    system = System(coords, new_features)
+        new_features.append(sp.expand(g + form))
+    system = System(coords, new_features, inner={i: t for i, t in inner.items()
+                                                  if len(t[2].free_symbols) > 1})
     if rule is None:
         return system
     if lin is not None:
@@ -173,7 +229,13 @@ def partner_maps(system: System, seconds: float = 10.0):
 def _partners(system: System, syms):
     choices: dict = {}
     multi = []
-    for f in system.features:
+    lifted = []  # (L, level maps of g): a composite g(L) keeps its value where L' = m L + q
+    for i, f in enumerate(system.features):
+        if i in system.inner:
+            w, g, form = system.inner[i]
+            maps = level_maps(g, w, -sp.oo, sp.oo)
+            lifted.append((form, [(exact_nsimplify(m), exact_nsimplify(q)) for m, q in maps]))
+            continue
         own = [u for u in syms if u in f.free_symbols]
         if len(own) == 1:
             u = own[0]
@@ -186,10 +248,13 @@ def _partners(system: System, syms):
     fixed_syms = list(choices)
     primes = {u: sp.Symbol(f"{u}_p", real=True) for u in syms}
     out = []
-    for combo in itertools.product(*(sorted(choices[u], key=str) for u in fixed_syms)):
+    pools = [sorted(choices[u], key=str) for u in fixed_syms] + [maps for _, maps in lifted]
+    for combo in itertools.product(*pools):
         assign = {u: m * u + q for u, (m, q) in zip(fixed_syms, combo)}
         free = [u for u in syms if u not in assign]
         eqs = [f.subs({u: primes[u] for u in free}).subs(assign) - f for f in multi]
+        for (form, _), (m, q) in zip(lifted, combo[len(fixed_syms):]):
+            eqs.append(form.subs({u: primes[u] for u in free}).subs(assign) - (m * form + q))
         eqs = [sp.expand(e) for e in eqs]
         if free:
             sols = sp.solve(eqs, [primes[u] for u in free], dict=True)

@@ -17,7 +17,7 @@ pass K (ln 2 for a binary entropy) and the result's error includes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
@@ -26,12 +26,32 @@ from flint import arb
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball
 from fstheory.theory.cells import CutSet
+from fstheory.theory.cubature import cell, rectangle
 from fstheory.theory.polyexp import INF, product_integral
-from fstheory.theory.quadrature import best, integrate, integrate_ball, integrate_vector_balls
+from fstheory.theory.quadrature import (
+    QuadratureError,
+    QuadratureTimeout,
+    best,
+    work_limit,
+    certified,
+    integrate,
+    integrate_ball,
+    integrate_vector_balls,
+)
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.univariate import Accuracy, PELaw
 
-__all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre"]
+__all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre",
+           "CUBATURE_EVALUATIONS"]
+
+#: work the certified cubature of a two-coordinate expectation may spend before the
+#: expectation falls back to nested estimated quadrature (an integrand whose analytic
+#: continuation has poles near the real plane, as H_b of a steep mixture, needs many small
+#: rectangles)
+CUBATURE_EVALUATIONS = 150_000
+#: use the certified cubature for two coordinates (False: the nested estimated quadrature, the
+#: independent second route of the tests; see :func:`fstheory.theory.numeric.estimated_nested`)
+CUBATURE = True
 
 
 def _rat(q: Fraction):
@@ -46,6 +66,17 @@ class Integrand:
     value: object
     branch: object = None
     bound: arb = arb(1)  # |F| <= bound (for the truncation error)
+    #: ``tail(balls)``: a bound of |F| on the whole product of real balls (one per coordinate)
+    #: when it is negligible there (a class probability within eps of 0 or 1), else None
+    tail: object = None
+    #: ``constant(m)``: F's value (a ball) when F is constant on the cell of the real point m
+    #: (equal weights, an indicator class), else None
+    constant: object = None
+    #: ``bound`` is a proved bound of |F| everywhere (not an assumed one)
+    bounded: bool = False
+    #: one coordinate: points c where F = ln|x - c| + ln|h(x)| has a logarithmic singularity,
+    #: as [(c, ln|h| compiled)] (see :func:`_log_singular_piece`)
+    log_zeros: list = field(default_factory=list)
 
 
 def box_of(coord, acc: Accuracy) -> tuple:
@@ -62,7 +93,8 @@ def support_cuts(coord) -> list:
 
 
 def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool = True):
-    """(E[F(U)], error, method) over the coordinates ``coords`` (outer first)."""
+    """(E[F(U)], error, method, proved) over the coordinates ``coords`` (outer first);
+    ``proved``: the error is a bound (certified quadrature, bounded truncations)."""
     syms = [c.symbol for c in coords]
     all_cuts = list(cuts)
     for c in coords:
@@ -71,22 +103,49 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
     tail = F.bound * acc.eps * len(coords)
     if not coords:
         v = F.value(())
-        return v.mid(), v.rad(), "closed form"
+        return v.mid(), v.rad(), "closed form", True
     if len(coords) == 1:
         cutset = CutSet(all_cuts, syms)
         lo, hi = boxes[0]
         pts = [lo, *cutset.breakpoints(0, (), lo, hi), hi]
         law = coords[0].law
+        pts, skipped = _drop_tails(F, law, pts)
         branch = None
         if certify and F.branch is not None and law.closed:
             def branch(m):
                 f = law.pdf_branch(m)
                 g = F.branch((m,))
+                if g is None:
+                    raise QuadratureError("no analytic form of the integrand on this piece")
                 return lambda z, an: f(z) * g((z,), an)
 
-        v, e, how = best(branch, lambda x: _density_times(law.pdf(x), lambda d: F.value((x,))),
-                         pts, acc.tol)
-        return v, e + tail, how
+        total, err, how, proved = arb(0), arb(0), "bounded tails", True
+        runs = _split_at_log_zeros(pts, F.log_zeros) if branch is not None else pts
+        for run in runs:
+            share = acc.tol / len(runs)
+            if isinstance(run, tuple):  # a piece next to a logarithmic singularity
+                v, e = _log_singular_piece(law, F, branch, run, share)
+                total, err = total + v, err + e
+                continue
+            v, e, how, ok = best(branch, lambda x: _density_times(law.pdf(x),
+                                                                  lambda d: F.value((x,))),
+                                 run, share)
+            total, err, proved = total + v, err + e, proved and ok
+        return total, err + tail + skipped, how, proved
+    if (CUBATURE and len(coords) == 2 and certify and F.branch is not None
+            and all(c.law.closed for c in coords)):
+        got = None
+        with work_limit(CUBATURE_EVALUATIONS) as budget:
+            try:
+                got = _expect_two(coords, F, all_cuts, boxes, acc)
+            except QuadratureTimeout:
+                if budget[0] >= 0:
+                    raise  # the quantity's own budget, not the cubature's share
+            except QuadratureError:
+                pass  # not certified here (an edge singularity the rectangles cannot resolve)
+        if got is not None:
+            v, e = got
+            return v, e + tail, "certified cubature", True
     cutset = CutSet(all_cuts, syms)
     laws = [c.law for c in coords]
     g = len(coords)
@@ -109,7 +168,185 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
         return integrate_ball(f, pts, acc.tol / (10 * weight))
 
     v, e = level(0, (), arb(1))
-    return v, e + tail, "nested double-exponential quadrature"
+    return v, e + tail, "nested double-exponential quadrature", False
+
+
+def _expect_two(coords, F: Integrand, cuts: list, boxes, acc: Accuracy):
+    """Certified E[F(U)] over two coordinates (:mod:`fstheory.theory.cubature`): the plane is cut
+    into cells between consecutive roots of the cuts in the inner coordinate, each root an
+    analytic function of the outer one between the projected breakpoints; cells where F is
+    negligible (``F.tail``) are bounded, the others integrated. None when a cut has degree > 2
+    in the inner coordinate (the caller then nests estimated quadrature)."""
+    (lo0, hi0), (lo1, hi1) = boxes
+    syms = [c.symbol for c in coords]
+    inner = syms[1]
+    # the inner box ends as cuts: a root leaving the box is then a breakpoint of the outer level
+    cutset = CutSet(list(cuts) + [inner - _exact_rational(lo1), inner - _exact_rational(hi1)],
+                    syms)
+    laws = [c.law for c in coords]
+    outer = [lo0, *cutset.breakpoints(0, (), lo0, hi0), hi0]
+    cells = []
+    for a, b in zip(outer, outer[1:]):
+        if not a < b:
+            continue
+        m0 = (a + b) / 2
+        roots = cutset.root_branches(1, (m0,), lo1, hi1)
+        if roots is None:
+            return None
+        ends = [(lo1, _constant(lo1)), *roots, (hi1, _constant(hi1))]
+        for (y0, lower), (y1, upper) in zip(ends, ends[1:]):
+            if y0 < y1:
+                cells.append((a, b, lower, upper, m0, (y0 + y1) / 2))
+    total, err = arb(0), arb(0)
+    share = acc.tol / max(1, len(cells))
+    for a, b, lower, upper, m0, m1 in cells:
+        xb = arb((a + b) / 2, ((b - a) / 2).upper())
+        ylo, yhi = lower(xb), upper(xb)
+        yb = arb((ylo.lower() + yhi.upper()) / 2, ((yhi.upper() - ylo.lower()) / 2).upper())
+        if F.tail is not None:
+            bound = F.tail((xb, yb))
+            if bound is not None:
+                if bound != 0:
+                    err += bound * (laws[0].cdf(b) - laws[0].cdf(a)).upper()
+                continue
+        const = F.constant((m0, m1)) if F.constant is not None else None
+        if const is not None:
+            if const != 0:
+                v, e = _cell_probability(laws, a, b, lower, upper, m0, m1, share / (1 + abs(const)))
+                total, err = total + const * v, err + abs(const).upper() * e + abs(v) * const.rad()
+            continue
+        f0, f1 = laws[0].pdf_branch(m0), laws[1].pdf_branch(m1)
+        g = F.branch((m0, m1))
+        if g is None:
+            raise QuadratureError("no analytic form of the integrand on this cell")
+
+        def integrand(x, y, an, f0=f0, f1=f1, g=g):
+            if isinstance(x, arb) and isinstance(y, arb):
+                # real balls (nodes, enclosures of a rectangle): the real formula, which
+                # encloses F where a density vanishes on the ball (x ln x near 0)
+                return _density_times(laws[0].pdf(x) * laws[1].pdf(y), lambda d: F.value((x, y)))
+            return f0(x) * f1(y) * g((x, y), an)
+
+        try:
+            v, e = rectangle(cell(integrand, lower, upper), a, b, arb(0), arb(1), share)
+        except QuadratureTimeout:
+            raise
+        except QuadratureError:
+            if not F.bounded:
+                raise
+            # a sliver (two cuts about to meet, roots not separable): |F| <= its bound, and the
+            # densities are enclosed on the cell's box
+            dens = abs(laws[0].pdf(xb) * laws[1].pdf(yb)).upper()
+            v, e = arb(0), (xb.rad() * 2 * yb.rad() * 2 * dens * F.bound).upper()
+            if not e <= share:
+                raise
+        total, err = total + v, err + e
+    return total, arb(err.upper())
+
+
+def _cell_probability(laws, a, b, lower, upper, m0, m1, tol):
+    """P(a <= U0 <= b, L(U0) <= U1 <= U(U0)) = int_a^b f0(x) (F1(U(x)) - F1(L(x))) dx, certified;
+    F1 from the tail of the law that keeps precision at the cell."""
+    law0, law1 = laws
+    f0 = law0.pdf_branch(m0)
+    upper_tail = law1.cdf(m1) > arb("0.5")
+    F1 = law1.sf_branch(m1) if upper_tail else law1.cdf_branch(m1)
+
+    def branch(m):
+        def g(z, an):
+            lo, hi = lower(z), upper(z)
+            mass = F1(lo) - F1(hi) if upper_tail else F1(hi) - F1(lo)
+            return f0(z) * mass
+        return g
+
+    return certified(branch, [a, b], tol)
+
+
+def _constant(c: arb):
+    return lambda *z: c
+
+
+def _exact_rational(x: arb):
+    """An exact arb (a box end) as a sympy Rational."""
+    m, e = x.mid().man_exp()
+    m, e = int(m), int(e)
+    return sp.Integer(m) * sp.Integer(2) ** e
+
+
+def _split_at_log_zeros(runs: list, zeros: list) -> list:
+    """The runs of pieces with every piece that ends at a logarithmic singularity taken out
+    as a tuple (a, b, c, ln|h|), c the singular end."""
+    if not zeros:
+        return runs
+    out = []
+    for run in runs:
+        current = [run[0]]
+        for a, b in zip(run, run[1:]):
+            hit = next(((c, h) for c, h in zeros if abs(c - a) < arb(10) ** -30
+                        or abs(c - b) < arb(10) ** -30), None)
+            if hit is None:
+                current.append(b)
+                continue
+            if len(current) > 1:
+                out.append(current)
+            out.append((a, b, *hit))
+            current = [b]
+        if len(current) > 1:
+            out.append(current)
+    return out
+
+
+def _log_singular_piece(law, F: Integrand, branch, piece, tol: arb):
+    """int f(x) F(x) dx over [a, b] with F = ln|x - c| + ln|h(x)|, c = a or b: the band of
+    width delta at c is bounded, |int| <= sup f (delta (|ln delta| + 1) + delta sup |ln|h||),
+    and the rest integrated (certified) in s = ln|x - c|, where the singularity becomes a
+    linear decay."""
+    a, b, c, log_h = piece
+    side = 1 if abs(c - a) < abs(c - b) else -1
+    length = (b - a)
+    band = arb((a + b) / 2, ((b - a) / 2).upper())
+    sup_f = abs(law.pdf(band)).upper()
+    delta = tol / 1000
+    for _ in range(100):
+        near = arb(c + side * delta / 2, (delta / 2).upper()) if side > 0 else \
+            arb(c - delta / 2, (delta / 2).upper())
+        sup_h = abs(log_h(near)).upper()
+        bound = sup_f * (delta * (abs(delta.log()) + 1) + delta * sup_h)
+        if bound.is_finite() and bound <= tol / 4:
+            break
+        delta = delta / 1024
+    else:
+        raise QuadratureError("no band around a logarithmic singularity meets the tolerance")
+    s0, s1 = delta.log(), length.log()
+
+    def in_s(ms):
+        g = branch(c + side * ms.exp())
+        return lambda s, an: g(c + side * s.exp(), an) * s.exp()
+
+    v, e = certified(in_s, [s0, s1], tol / 2)
+    return v, e + arb(bound.upper())
+
+
+def _drop_tails(F: Integrand, law, pts: list):
+    """The pieces of ``pts`` on which F is negligible (``F.tail``) dropped, with the bound of
+    their contribution (|F| bound times the piece's probability): (runs of consecutive
+    pieces left, each a list of points; total bound)."""
+    if F.tail is None:
+        return [pts], arb(0)
+    runs, current, skipped = [], [pts[0]], arb(0)
+    for a, b in zip(pts, pts[1:]):
+        bound = F.tail((arb((a + b) / 2, (b - a) / 2),))
+        if bound is None:
+            current.append(b)
+            continue
+        if bound != 0:
+            skipped += bound * (law.cdf(b) - law.cdf(a)).upper()
+        if len(current) > 1:
+            runs.append(current)
+        current = [b]
+    if len(current) > 1:
+        runs.append(current)
+    return runs, arb(skipped.upper())
 
 
 def _density_times(density: arb, rest) -> arb:

@@ -3,7 +3,10 @@
 * :func:`law_of` — the law of a feature when it stays in a known family: affine maps of any base
   law, squares of centred uniform and normal laws, linear combinations of two independent
   normals, of two independent uniforms of equal (scaled) width (triangular; Section 6), and of
-  two independent Laplace laws of equal (scaled) scale.
+  two independent Laplace laws of equal (scaled) scale; and the folds of these: |L - c| for a
+  law L symmetric about c (:func:`fstheory.theory.laws.fold`: h(|L - c|) = h(L) - ln 2, e.g.
+  |Y| ~ Unif(0, delta) for Y ~ Unif(-delta, delta), so h(|Y|) = ln delta, exactly 0 at
+  delta = 1), and the squares a (B - c)^2 + e of a base law symmetric about c.
 * :func:`pair_mi` — MI(U, V) for U = g(B1), V = c1 B1 + c2 B2 + e (B1, B2 independent), through
   MI(U, V) = h(V) - h(V | U) (property (e) of Section 2):
 
@@ -77,6 +80,13 @@ def _is_zero(e: sp.Expr) -> bool:
 
 def law_of(expr: sp.Expr, laws: dict) -> Law | None:
     """The law of ``expr`` (a function of independent base variables) when in a known family."""
+    expr = sp.sympify(expr)
+    folded = _folded_law(expr, laws)
+    if folded is not None:
+        return folded
+    square = _shifted_square_law(expr, laws)
+    if square is not None:
+        return square
     bases = _bases_in(expr, laws)
     if len(bases) == 1:
         (B,) = bases
@@ -120,6 +130,80 @@ def law_of(expr: sp.Expr, laws: dict) -> Law | None:
             high = u1.params[1] + u2.params[1] + const
             return Triangular(low, high, (low + high) / 2)
     return None
+
+
+def _folded_law(expr, laws) -> Law | None:
+    """a |L| + e for a linear L whose law is known and symmetric about 0 after removing its
+    constant: the fold of that law (scaled by a|c|, shifted by e)."""
+    expr = sp.expand(expr)
+    absolutes = [t for t in expr.atoms(sp.Abs) if _bases_in(t, laws)]
+    if len(absolutes) != 1:
+        return None
+    (term,) = absolutes
+    t = sp.Dummy("t")
+    replaced = expr.xreplace({term: t})
+    if _bases_in(replaced, laws) or not replaced.is_polynomial(t) or sp.degree(replaced, t) != 1:
+        return None
+    a = sp.simplify(sp.diff(replaced, t))
+    e = sp.simplify(replaced.subs(t, 0))
+    if _is_zero(a):
+        return None
+    inner = sp.expand(term.args[0])
+    if linear_parts(inner, _bases_in(inner, laws)) is None:
+        return None
+    law = law_of(inner, laws)
+    if law is None:
+        return None
+    c = law.center()
+    if c is None:
+        return None
+    centred = law.affine(sp.Integer(1), -c)
+    if centred is None or not _is_zero(c):
+        # |L| with L symmetric about c != 0 is not a fold of L
+        return None
+    from fstheory.theory.laws import fold
+
+    folded = fold(centred)
+    if folded is None:
+        return None
+    if _is_zero(a - 1) and _is_zero(e):
+        return folded
+    scaled = folded.affine(a, e) if (a.is_positive or (a.is_number and a > 0)) else None
+    if scaled is not None:
+        return scaled
+    from fstheory.theory.laws import Scaled
+
+    return Scaled(folded, a, e)
+
+
+def _shifted_square_law(expr, laws) -> Law | None:
+    """alpha (B - c)^2 + e for one base variable B symmetric about c (not already the plain
+    square B^2 of a centred law, which :func:`law_of` names): the square of the centred law,
+    scaled."""
+    bases = _bases_in(expr, laws)
+    if len(bases) != 1:
+        return None
+    (B,) = bases
+    poly = sp.Poly(sp.expand(expr), B) if sp.expand(expr).is_polynomial(B) else None
+    if poly is None or poly.degree() != 2:
+        return None
+    a2, a1, a0 = (poly.coeff_monomial(B**k) for k in (2, 1, 0))
+    c = -a1 / (2 * a2)
+    law = laws[B]
+    centre = law.center()
+    if centre is None or not _is_zero(centre - c):
+        return None
+    if _is_zero(c) and _is_zero(a2 - 1) and _is_zero(a0):
+        return None  # B^2 itself: law_of's own families
+    centred = law.affine(sp.Integer(1), -c)
+    if centred is None:
+        return None
+    square = law_of(B**2, {B: centred})
+    if square is None:
+        return None
+    from fstheory.theory.laws import Scaled
+
+    return Scaled(square, a2, sp.simplify(a0 - a2 * c**2))
 
 
 def entropy_closed_form(expr: sp.Expr, laws: dict) -> sp.Expr | None:

@@ -47,6 +47,8 @@ __all__ = [
     "SkewNormal",
     "LaplaceSum",
     "SquareOfLaplace",
+    "Folded",
+    "Scaled",
     "BASE_LAWS",
     "LawParameterError",
     "std_normal_cdf",
@@ -507,6 +509,109 @@ class SkewNormal(Law):
 
     def support(self):
         return (-sp.oo, sp.oo)
+
+
+class Folded(Law):
+    """The law of |B - c| for B symmetric about c (``base`` is the law of B - c, symmetric about
+    0): density 2 f(x) on [0, sup), CDF 2 F(x) - 1, and entropy h(B) - ln 2 (the fold maps the two
+    halves, each of mass 1/2, onto one: h(|B - c|) = h(B) - H(sign) = h(B) - ln 2, the sign being
+    independent of |B - c| by the symmetry). Uniform, Laplace and exponential folds stay in
+    their families (:func:`fold`); this class holds the others (half-normal, half-logistic,
+    folded sums)."""
+
+    name = "folded"
+    param_names = ()
+
+    def __init__(self, base: Law):
+        self.base = base
+        self.params = tuple(base.params)
+
+    def __repr__(self) -> str:
+        return f"Folded({self.base!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Folded) and self.base == other.base
+
+    def __hash__(self) -> int:
+        return hash(("folded", hash(self.base)))
+
+    def subs(self, mapping) -> "Folded":
+        return Folded(self.base.subs(mapping))
+
+    def pdf(self, x):
+        return 2 * self.base.pdf(x)
+
+    def support(self):
+        return (sp.Integer(0), self.base.support()[1])
+
+    def cdf(self, x):
+        c = self.base.cdf(x)
+        return None if c is None else 2 * c - 1
+
+    def entropy(self):
+        h = self.base.entropy()
+        return None if h is None else h - sp.log(2)
+
+    def affine(self, a, b):
+        if sp.simplify(b) == 0 and (a.is_positive or (a.is_number and a > 0)):
+            scaled = self.base.affine(a, sp.Integer(0))
+            return None if scaled is None else Folded(scaled)
+        return None
+
+
+class Scaled(Law):
+    """The law of a W + b for a law W outside the families that have their own affine map
+    (the square of a centred law): density f((x - b)/a)/|a|, entropy h(W) + ln|a|."""
+
+    name = "scaled"
+    param_names = ("a", "b")
+
+    def __init__(self, base: Law, a, b):
+        self.base = base
+        self.params = (sp.sympify(a), sp.sympify(b))
+
+    def __repr__(self) -> str:
+        a, b = self.params
+        return f"Scaled({self.base!r}, {a}, {b})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Scaled) and self.base == other.base and super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(("scaled", hash(self.base), self.params))
+
+    def subs(self, mapping) -> "Scaled":
+        a, b = self.params
+        return Scaled(self.base.subs(mapping), a.subs(mapping), b.subs(mapping))
+
+    def pdf(self, x):
+        a, b = self.params
+        return self.base.pdf((x - b) / a) / sp.Abs(a)
+
+    def support(self):
+        a, b = self.params
+        lo, hi = self.base.support()
+        ends = sorted((a * lo + b, a * hi + b), key=lambda e: sp.oo if e == sp.oo else (
+            -sp.oo if e == -sp.oo else e))
+        return tuple(ends)
+
+    def entropy(self):
+        h = self.base.entropy()
+        return None if h is None else h + sp.log(sp.Abs(self.params[0]))
+
+
+def fold(law: Law) -> Law | None:
+    """The law of |B| for B ~ ``law`` symmetric about 0 (``None`` when ``law`` is not known to
+    be symmetric about 0): Unif(-w, w) -> Unif(0, w), Laplace(0, b) -> Exp(1/b), any other
+    symmetric law -> :class:`Folded`."""
+    c = law.center()
+    if c is None or sp.simplify(c) != 0:
+        return None
+    if isinstance(law, Uniform):
+        return Uniform(sp.Integer(0), law.params[1])
+    if isinstance(law, Laplace):
+        return Exponential(1 / law.params[1])
+    return Folded(law)
 
 
 #: Laws a scenario's base variables may follow (the registry read by scenario files).

@@ -263,6 +263,15 @@ class PolyExp:
                 contributions += _piece_convolution(p, q)
         return _assemble(contributions)
 
+    def moment(self, j: int) -> arb:
+        """int x^j f(x) dx over all pieces (exact antiderivatives)."""
+        total = arb(0)
+        for p in self.pieces:
+            for (k, r), c in p.terms.items():
+                anti = _antiderivative(k + j, r)
+                total += c * (_at_constant(anti, r, p.hi) - _at_constant(anti, r, p.lo))
+        return total
+
     def cdf(self) -> "PolyExp":
         """x -> int_{-inf}^x f (computed from the left)."""
         out, acc = [], arb(0)

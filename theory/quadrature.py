@@ -19,6 +19,11 @@ Two integrators share one convention: an integral over ``[a, b]`` is split at gi
 Precision is the caller's: :func:`flint_precision` sets python-flint's working precision for a
 block and restores it afterwards; :func:`working_bits` derives the bits from ``mpmath.mp.dps``.
 
+Which results are proved: every call of the estimating integrator (and every other step whose
+error is an estimate, :func:`mark_estimate`) is recorded in the enclosing :func:`tracking`
+blocks, so a caller knows whether a value rests on an estimate anywhere below it (an inner
+integral of a density, a numerical convolution), not only in its outermost integral.
+
 Examples
 --------
 >>> from flint import arb
@@ -56,13 +61,19 @@ __all__ = [
     "best",
     "QuadratureError",
     "QuadratureTimeout",
+    "tracking",
+    "mark_estimate",
+    "spend",
+    "arb_integral",
     "to_mpf",
     "from_mpf",
 ]
 
 
-#: evaluations arb may spend on one piece before :func:`certified` gives up
-EVAL_LIMIT = 4000
+#: evaluations arb may spend on one piece before :func:`certified` gives up (a class
+#: probability's far tail needs about 6000 at 36 digits: complex balls there must stay narrow
+#: enough for e^(-t^2) not to wrap around 0)
+EVAL_LIMIT = 30000
 
 
 class QuadratureError(ArithmeticError):
@@ -75,6 +86,25 @@ class QuadratureTimeout(QuadratureError):
 
 _DEADLINES: list = []  # (monotonic deadline, seconds) of the enclosing time limits
 _BUDGETS: list = []  # [evaluations left, evaluations allowed] of the enclosing work limits
+_TRACES: list = []  # sets of reasons of the enclosing tracking blocks
+
+
+@contextlib.contextmanager
+def tracking():
+    """Inside the block, the reasons why a result is only estimated are collected in the set
+    yielded (empty when every integral was certified and every truncation bounded)."""
+    reasons: set = set()
+    _TRACES.append(reasons)
+    try:
+        yield reasons
+    finally:
+        _TRACES.remove(reasons)
+
+
+def mark_estimate(reason: str) -> None:
+    """Record, in every enclosing :func:`tracking` block, that an error is an estimate."""
+    for reasons in _TRACES:
+        reasons.add(reason)
 
 
 @contextlib.contextmanager
@@ -82,16 +112,20 @@ def work_limit(evaluations: int):
     """Integrals inside the block raise :class:`QuadratureTimeout` once they have evaluated
     their integrands ``evaluations`` times in all (inner integrals included). Unlike a wall-time
     limit this does not depend on the machine or its load, so what is computed and what is
-    refused is the same on every run."""
-    _BUDGETS.append([evaluations, evaluations])
+    refused is the same on every run. Yields the budget ``[left, allowed]`` (``left < 0`` once
+    this limit, not an enclosing one, was exceeded)."""
+    budget = [evaluations, evaluations]
+    _BUDGETS.append(budget)
     try:
-        yield
+        yield budget
     finally:
-        _BUDGETS.pop()
+        _BUDGETS.remove(budget)
 
 
-def _spend(count: int) -> None:
-    for budget in _BUDGETS:
+def spend(count: int) -> None:
+    """Count ``count`` integrand evaluations against the enclosing work limits (the innermost
+    first, so that a sub-budget runs out before the quantity's own)."""
+    for budget in reversed(_BUDGETS):
         budget[0] -= count
         if budget[0] < 0:
             raise QuadratureTimeout(f"the integration needs more than its budget of {budget[1]:,} "
@@ -185,6 +219,7 @@ def _level_nodes(level: int, bits: int) -> list:
 
 def _tanh_sinh(f, a: arb, b: arb, tol: arb, max_level: int, rel, n: int):
     """(values, errors) of the integrals of the n components of f over [a, b], or None."""
+    mark_estimate("double-exponential quadrature (error estimated)")
     bits = ctx.prec
     half = (b - a) / 2
     totals = [arb(0)] * n
@@ -192,7 +227,7 @@ def _tanh_sinh(f, a: arb, b: arb, tol: arb, max_level: int, rel, n: int):
     for level in range(max_level + 1):
         _check_time()
         nodes = _level_nodes(level, bits)
-        _spend(2 * len(nodes))
+        spend(2 * len(nodes))
         sums = [arb(0)] * n
         for one_minus_x, w in nodes:
             if level == 0 and one_minus_x == 1:
@@ -319,6 +354,7 @@ def integrate_vector_balls(f, points, tol, n: int, rel=None) -> list:
     except QuadratureTimeout:
         raise
     except QuadratureError:
+        mark_estimate("an inner integral enclosed from samples")
         pts = _clean(points)
         lo, hi = pts[0], pts[-1]
         samples = [f(lo + (hi - lo) * arb(k) / 16) for k in range(1, 16, 2)]
@@ -337,24 +373,52 @@ def _clean(points) -> list:
 
 
 def best(branch, value, points, tol):
-    """(value, error, method): :func:`certified` when arb converges within its evaluation
-    limit, else :func:`integrate` (an estimate) on the same pieces. ``branch`` may be None."""
+    """(value, error, method, proved): :func:`certified` when arb converges within its
+    evaluation limit (``proved`` True: the error is a bound), else :func:`integrate` (an
+    estimate) on the same pieces. ``branch`` may be None."""
     if branch is not None:
         try:
             v, e = certified(branch, points, tol)
-            return v, e, "certified quadrature"
+            return v, e, "certified quadrature", True
+        except QuadratureTimeout:
+            raise
         except QuadratureError:
             pass
     v, e = integrate(value, points, tol)
-    return v, e, "double-exponential quadrature"
+    return v, e, "double-exponential quadrature", False
 
 
-def _as_acb(g):
+def arb_integral(g, a, b, **options):
+    """``acb_integral(g, a, b, **options)`` with the evaluations counted in the work budget and
+    exceptions raised by ``g`` (a budget or time limit, an inner failure) re-raised after arb
+    returns: an exception must not cross arb's C code (python-flint then reports a
+    SystemError, and nested integrals abort the interpreter). Signals are handled by
+    :func:`fstheory.theory.interrupts.acb_integral`, which it calls. After the first exception g is no
+    longer called; arb sees non-finite values and returns."""
+    failure: list = []
+    calls = [0]
+    nan = acb("nan")
+
     def h(z, analytic):
-        v = g(z, analytic)
+        if failure:
+            return nan
+        calls[0] += 1
+        try:
+            if calls[0] >= 64:
+                spend(calls[0])
+                calls[0] = 0
+                _check_time()
+            v = g(z, analytic)
+        except BaseException as exc:  # noqa: BLE001 -- re-raised below, outside arb
+            failure.append(exc)
+            return nan
         return v if isinstance(v, acb) else acb(v)
 
-    return h
+    value = acb_integral(h, a, b, **options)
+    if failure:
+        raise failure[0]
+    spend(calls[0])
+    return value
 
 
 def certified(branch: Callable, points: Sequence[arb], tol: arb):
@@ -380,12 +444,12 @@ def certified(branch: Callable, points: Sequence[arb], tol: arb):
     n = len(pts) - 1
     value, radius = arb(0), arb(0)
     for a, b in zip(pts, pts[1:]):
-        g = _as_acb(branch((a + b) / 2))
+        g = branch((a + b) / 2)
         share = tol / n
         goal = share
         for _ in range(1):
             goal = goal * arb(2) ** -16
-            re = acb_integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
+            re = arb_integral(g, a, b, abs_tol=goal, rel_tol=goal, eval_limit=EVAL_LIMIT).real
             if re.is_finite() and re.rad() <= share:
                 break
         else:

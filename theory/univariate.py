@@ -107,6 +107,12 @@ def to_fraction(value, bits: int = 200) -> Fraction:
     return Fraction(str(num))
 
 
+def _log(x):
+    """ln x on a real ball, or the analytic branch on a complex ball (non-finite where the ball
+    meets the branch cut, as certified quadrature needs)."""
+    return x.log(analytic=True) if isinstance(x, acb) else x.log()
+
+
 def _exact(x: arb) -> Fraction:
     """An exact (radius 0) arb as a Fraction."""
     m, e = x.man_exp()
@@ -142,6 +148,9 @@ class Law1D:
 
     closed = True
     depth = 0  # nested numerical integration levels inside one density evaluation
+    #: the centre c of symmetry (f(2c - x) = f(x)) when known exactly from the construction
+    #: (a symmetric base law, and affine maps and sums of symmetric laws), else None
+    symmetry: Fraction | None = None
 
     def support(self) -> tuple:
         raise NotImplementedError
@@ -159,6 +168,27 @@ class Law1D:
     def sf_branch(self, m: arb):
         raise NotImplementedError
 
+    def log_density_poly(self, m: arb):
+        """(A, c1, c2) with ln pdf(x) = A + c1 x + c2 x^2 on the piece of the real point m, A a
+        ball and c1, c2 exact sympy rationals; None when the log-density is not of that form
+        there (the weights' log ratios are then evaluated numerically)."""
+        return None
+
+    def log_pdf_branch(self, m: arb):
+        """ln pdf as an analytic function near the real point m (complex balls)."""
+        f = self.pdf_branch(m)
+        return lambda z: _log(f(z))
+
+    def log_sf_branch(self, m: arb):
+        """ln sf as an analytic function near the real point m (complex balls)."""
+        f = self.sf_branch(m)
+        return lambda z: _log(f(z))
+
+    def log_cdf_branch(self, m: arb):
+        """ln cdf as an analytic function near the real point m (complex balls)."""
+        f = self.cdf_branch(m)
+        return lambda z: _log(f(z))
+
     # real points
     def pdf(self, x: arb) -> arb:
         return self.pdf_branch(x)(x)
@@ -171,6 +201,10 @@ class Law1D:
 
     def entropy(self) -> arb | None:
         return None
+
+    def moments(self) -> tuple:
+        """(E[X], E[X^2]) as balls (the truncation bounds of the certified integrals use them)."""
+        raise NotImplementedError
 
     def affine(self, a: Fraction, b: Fraction) -> "Law1D":
         raise NotImplementedError
@@ -199,10 +233,10 @@ class Law1D:
 
 
 class Normal(Law1D):
-    """N(m, s^2) with arb m, s."""
+    """N(m, s^2) with arb m, s; ``var`` the exact variance (a sympy number) when known."""
 
-    def __init__(self, m: arb, s: arb, m_frac: Fraction):
-        self.m, self.s, self.m_frac = m, s, m_frac
+    def __init__(self, m: arb, s: arb, m_frac: Fraction, var=None):
+        self.m, self.s, self.m_frac, self.var = m, s, m_frac, var
         self._c = 1 / (s * (2 * arb.pi()).sqrt())
         self._r = s * arb(2).sqrt()
 
@@ -233,11 +267,28 @@ class Normal(Law1D):
 
     pdf, cdf, sf = _pdf, _cdf, _sf
 
+    def log_pdf_branch(self, x0):
+        log_c = self._c.log()
+        return lambda z: log_c - ((z - self.m) / self.s) ** 2 / 2
+
+    def log_density_poly(self, x0):
+        if self.var is None or not sp.sympify(self.var).is_Rational:
+            return None
+        var = sp.sympify(self.var)
+        mu = sp.Rational(self.m_frac.numerator, self.m_frac.denominator)
+        const = -mu**2 / (2 * var)
+        return (ball(Fraction(int(const.p), int(const.q))) + self._c.log(), mu / var,
+                -1 / (2 * var))
+
     def entropy(self):
         return (2 * arb.pi() * arb(1).exp() * self.s * self.s).log() / 2
 
+    def moments(self):
+        return self.m, self.m * self.m + self.s * self.s
+
     def affine(self, a, b):
-        return Normal(ball(a) * self.m + ball(b), abs(ball(a)) * self.s, a * self.m_frac + b)
+        var = None if self.var is None else self.var * sp.Rational(a.numerator, a.denominator) ** 2
+        return Normal(ball(a) * self.m + ball(b), abs(ball(a)) * self.s, a * self.m_frac + b, var)
 
     def box(self, eps):
         z = arb(2).sqrt() * eps.erfcinv()
@@ -292,6 +343,9 @@ class Logistic(Law1D):
     def entropy(self):
         return self._s.log() + 2
 
+    def moments(self):
+        return self._mu, self._mu * self._mu + arb.pi() ** 2 * self._s * self._s / 3
+
     def affine(self, a, b):
         return Logistic(a * self.mu + b, abs(a) * self.s)
 
@@ -329,6 +383,25 @@ class PELaw(Law1D):
     def pdf_branch(self, x0):
         return self.pe.branch(x0)
 
+    def log_density_poly(self, x0):
+        piece = self.pe.piece_at(x0)
+        if piece is not None and len(piece.terms) == 1:
+            ((k, r), c), = piece.terms.items()
+            if k == 0 and c > 0:
+                return c.log(), sp.Rational(r.numerator, r.denominator), sp.Integer(0)
+        return None
+
+    def log_pdf_branch(self, x0):
+        """ln of the piece at x0; a single term c e^(r x) is ln c + r x exactly (no wrap of the
+        exponential's phase on wide complex balls)."""
+        piece = self.pe.piece_at(x0)
+        if piece is not None and len(piece.terms) == 1:
+            ((k, r), c), = piece.terms.items()
+            if k == 0 and c > 0:
+                log_c, rate = c.log(), ball(r)
+                return lambda z: log_c + rate * z
+        return super().log_pdf_branch(x0)
+
     def cdf_branch(self, x0):
         return self._cdf_pe().branch(x0)
 
@@ -346,6 +419,9 @@ class PELaw(Law1D):
 
     def entropy(self):
         return self._entropy
+
+    def moments(self):
+        return self.pe.moment(1), self.pe.moment(2)
 
     def affine(self, a, b):
         ent = None if self._entropy is None else self._entropy + abs(ball(a)).log()
@@ -385,6 +461,10 @@ class GaussPE(Law1D):
 
     def sf_branch(self, x0):
         return self._branch(self._sf)(x0)
+
+    def moments(self):
+        (m1, s1), (m2, s2) = self.normal.moments(), (self.pe.moment(1), self.pe.moment(2))
+        return m1 + m2, s1 + s2 + 2 * m1 * m2
 
     def affine(self, a, b):
         return GaussPE(self.normal.affine(a, b), self.pe.affine(a, Fraction(0)))
@@ -449,6 +529,10 @@ class Convolved(Law1D):
 
     cdf_branch = sf_branch = pdf_branch
 
+    def moments(self):
+        (m1, s1), (m2, s2) = self.a.moments(), self.b.moments()
+        return m1 + m2, s1 + s2 + 2 * m1 * m2
+
     def affine(self, a, b):
         return Convolved(self.a.affine(a, b), self.b.affine(a, Fraction(0)), self.acc)
 
@@ -461,14 +545,29 @@ class Convolved(Law1D):
 
 
 def base_law(law: L.Law, acc: Accuracy) -> Law1D:
-    """The numerical law of a base variable with numeric parameters."""
+    """The numerical law of a base variable with numeric parameters (its centre of symmetry
+    recorded, for the exact cancellation of equal weights)."""
+    out = _base_law(law, acc)
+    centre = law.center()
+    if centre is not None:
+        out.symmetry = to_fraction(centre, acc.bits)
+    return out
+
+
+def _with_symmetry(law: Law1D, centre) -> Law1D:
+    law.symmetry = centre
+    return law
+
+
+def _base_law(law: L.Law, acc: Accuracy) -> Law1D:
     bits = acc.bits
     if isinstance(law, L.Uniform):
         lo, hi = (to_fraction(p, bits) for p in law.params)
         return PELaw(PolyExp.uniform(lo, hi), ball(hi - lo).log())
     if isinstance(law, L.Normal):
         mu, s = law.params
-        return Normal(_symball(mu, bits), _symball(s, bits), to_fraction(mu, bits))
+        return Normal(_symball(mu, bits), _symball(s, bits), to_fraction(mu, bits),
+                      sp.sympify(s) ** 2)
     if isinstance(law, L.Laplace):
         mu, b = (to_fraction(p, bits) for p in law.params)
         return PELaw(PolyExp.laplace(mu, b), 1 + (2 * ball(b)).log())
@@ -521,7 +620,8 @@ def _add(x: Law1D, y: Law1D, acc: Accuracy, work: _Convolutions | None = None) -
     """The law of the sum of independent X and Y."""
     conv = (lambda a, b: a.convolve(b)) if work is None else work.convolve
     if isinstance(x, Normal) and isinstance(y, Normal):
-        return Normal(x.m + y.m, (x.s * x.s + y.s * y.s).sqrt(), x.m_frac + y.m_frac)
+        var = None if x.var is None or y.var is None else x.var + y.var
+        return Normal(x.m + y.m, (x.s * x.s + y.s * y.s).sqrt(), x.m_frac + y.m_frac, var)
     if isinstance(x, PELaw) and isinstance(y, PELaw):
         return PELaw(conv(x.pe, y.pe))
     for u, v in ((x, y), (y, x)):
@@ -550,7 +650,12 @@ def linear_combination(coefs: dict, const, laws: dict, acc: Accuracy) -> Law1D:
     items = [(b, c) for b, c in coefs.items() if c != 0]
     if not items:
         raise Unsupported("a constant has no density")
-    parts = [base_law(laws[b], acc).affine(to_fraction(c, acc.bits), Fraction(0)) for b, c in items]
+    parts = []
+    for b, c in items:
+        law = base_law(laws[b], acc)
+        a = to_fraction(c, acc.bits)
+        parts.append(_with_symmetry(law.affine(a, Fraction(0)),
+                                    None if law.symmetry is None else a * law.symmetry))
     parts.sort(key=lambda p: isinstance(p, (Logistic, Convolved)))
     # the work of the convolutions depends on the terms' laws and scales only: a refusal is kept
     key = tuple(sorted((repr(laws[b]), str(c)) for b, c in items))
@@ -560,10 +665,14 @@ def linear_combination(coefs: dict, const, laws: dict, acc: Accuracy) -> Law1D:
     total = parts[0]
     try:
         for p in parts[1:]:
-            total = _add(total, p, acc, work)
+            centre = None if total.symmetry is None or p.symmetry is None else total.symmetry + p.symmetry
+            total = _with_symmetry(_add(total, p, acc, work), centre)
     except Unsupported as exc:
         if len(_REFUSED) < 1000:
             _REFUSED[key] = str(exc)
         raise
     const = to_fraction(const, acc.bits)
-    return total.affine(Fraction(1), const) if const != 0 else total
+    if const == 0:
+        return total
+    return _with_symmetry(total.affine(Fraction(1), const),
+                          None if total.symmetry is None else total.symmetry + const)
