@@ -150,7 +150,10 @@ class ScenarioPoint:
             ``mi_features[i][j]`` = MI(V_i, V_j) (+inf on the diagonal); ``provenance``.
             Each value is an :class:`fstheory.theory.extended.ExtendedReal`: ``float(x)``
             gives a float (+-inf included) and raises ``ValueError`` for a value that is
-            indeterminate or not computed, naming why; ``x.text(d)`` gives ``d`` digits.
+            indeterminate or not computed, naming why; ``x.text(d)`` gives ``d`` digits, only
+            proved ones; ``x.enclosure()`` the proved ``(mid, radius)`` (radius 0 for an exact
+            value). A value known only as an estimate is not computed (``x.is_estimate``,
+            ``x.estimate`` = (value, error estimate)).
         """
         digits = _check_digits(digits)
         if digits not in self._values:
