@@ -29,6 +29,7 @@ from fractions import Fraction
 import mpmath
 
 from fstheory.engine.values import ScenarioValues
+from fstheory.reports.render import shown
 from fstheory.scenarios.declaration import param_text
 from fstheory.theory.extended import ExtendedReal, Form
 
@@ -51,12 +52,7 @@ def _missing(x) -> bool:
     return x.is_indeterminate and x.form is Form.NOT_COMPUTED
 
 
-def value_text(x: ExtendedReal, digits: int) -> str:
-    """``x.text(digits)`` (only proved digits); an estimate as ``~`` and its digits."""
-    if x.is_estimate:
-        value, error = x.estimate
-        return "~" + ExtendedReal.finite(value, radius=error).text(digits)
-    return x.text(digits)
+value_text = shown
 
 
 def _fraction(x: mpmath.mpf) -> Fraction:
@@ -152,9 +148,15 @@ def _why(x) -> str:
     return x.cause[len(head):] if x.label and x.cause.startswith(head) else x.cause
 
 
+#: the note under a values table that shows an estimate
+ESTIMATE_NOTE = ("~: an estimate of the numerical route, not proved (its error estimate is not a "
+                 "bound); no ordering ranks on it; --json gives each error estimate and how it "
+                 "was computed.")
+
+
 def _cell(x, digits: int) -> str:
     if x.is_estimate:
-        return f"{value_text(x, digits)} ({_why(x)})"
+        return f"{value_text(x, digits)} (an estimate, not proved)"
     return f"not computed ({_why(x)})" if _missing(x) else x.text(digits)
 
 
@@ -175,13 +177,13 @@ def values_text(values: ScenarioValues, digits: int, joint: bool = False) -> str
     lines.append(f"{'feature':<{w}}  {'h(V)':<{digits + 8}}  MI(C,V)")
     for i, label in enumerate(values.labels):
         h = values.entropy[i]
-        h_text = ("estimate " + value_text(h, digits) if h.is_estimate else
+        h_text = (value_text(h, digits) if h.is_estimate else
                   "not computed (see below)" if _missing(h) else h.text(digits))
         lines.append(
             f"{'V' + str(i + 1) + ' ' + label:<{w}}  {h_text:<{digits + 8}}"
             f"  {_cell(values.mi_class[i], digits)}"
         )
-        if _missing(h):
+        if _missing(h) and not h.is_estimate:
             lines.append(f"{'':<{w}}  h({label}) not computed: {_why(h)}")
     lines += ["", "MI(Vi, Vj), i > j (finite values; the diagonal is +inf):"]
     for i in range(values.n_features):
@@ -191,7 +193,20 @@ def values_text(values: ScenarioValues, digits: int, joint: bool = False) -> str
             )
     if joint:
         lines += _joint_text(values, digits)
+    if _any_estimate(values, joint):
+        lines += ["", ESTIMATE_NOTE]
     return "\n".join(lines)
+
+
+def _any_estimate(values: ScenarioValues, joint: bool) -> bool:
+    n = values.n_features
+    xs = list(values.entropy) + list(values.mi_class)
+    xs += [values.mi(i, j) for i in range(n) for j in range(n)]
+    if joint:
+        jv = values.joint_values()
+        xs.append(jv.h_class)
+        xs += [x for _, attr, _ in JOINT_MATRICES for row in getattr(jv, attr) for x in row]
+    return any(x.is_estimate for x in xs)
 
 
 def _joint_text(values: ScenarioValues, digits: int) -> list[str]:
