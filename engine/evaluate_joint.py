@@ -45,6 +45,7 @@ from fstheory.engine.values import JointValues, ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.symbolic import GUARD_DIGITS
 
 __all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed",
            "pair_label", "SetValues"]
@@ -189,8 +190,9 @@ class LazyJointValues:
         "h_pair_class")."""
         key = (name, i, j)
         hit = self._entries.get(key)
-        if hit is None:
-            hit = self._entries[key] = getattr(self, "_" + name)(i, j)
+        if hit is None:  # values combined by extended-real arithmetic keep the working digits
+            with mpmath.workdps(self.digits + GUARD_DIGITS):
+                hit = self._entries[key] = getattr(self, "_" + name)(i, j)
         return hit
 
     def _mi_class_pair(self, i, j):

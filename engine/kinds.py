@@ -24,6 +24,8 @@ The kinds:
 :class:`UniformClassSeries`     Scenario I's MI(C_k, Y), MI(C_k, X-Y): series for k <= 1/2
                                 (:mod:`fstheory.theory.uniform_class`)
 :class:`LaplaceClassIntegral`   Scenario III's MI(C_k, V) (:mod:`fstheory.theory.laplace_class`)
+:class:`GaussianThresholdClassMI`  MI(C, V), V and a linear class jointly normal, any threshold
+                                (:mod:`fstheory.theory.gaussian_class`)
 :class:`DirectionIntegral`      H(C | V_S) as an integral over directions
                                 (:mod:`fstheory.theory.cone_enclosure`)
 :class:`Numerical`              the numerical route (:mod:`fstheory.theory.numeric`): a ball
@@ -49,7 +51,8 @@ from fstheory.theory.arbexpr import NoEnclosure, arb_from_mpf, compile_expr
 from fstheory.theory.quadrature import flint_precision
 
 __all__ = ["Derivation", "Structural", "ClosedForm", "Exact", "SkewNormalExpectation",
-           "UniformClassSeries", "LaplaceClassIntegral", "DirectionIntegral", "Numerical",
+           "UniformClassSeries", "LaplaceClassIntegral", "GaussianThresholdClassMI",
+           "DirectionIntegral", "Numerical",
            "Linear", "NotProved", "closed_kind", "CLOSED_FORM_KINDS"]
 
 
@@ -240,6 +243,30 @@ class LaplaceClassIntegral(Derivation):
         with flint_precision(bits):
             return class_mi_ball(self.which, arb(int(k.p)) / int(k.q),
                                  arb(int(k1.p)) / int(k1.q))
+
+
+class GaussianThresholdClassMI(Derivation):
+    """MI(C, V) for V and the class's linear form jointly normal, any threshold:
+    H_b(Phi(c / sqrt(1 + a^2))) - E H_b(Phi(a Z + c)) with exact ``a``, ``c`` at the point
+    (:mod:`fstheory.theory.gaussian_class`)."""
+
+    kind = "closed"
+    name = "normal threshold class integral"
+    integral = True
+
+    def __init__(self, a, c, reason: str = ""):
+        super().__init__(reason)
+        self.a, self.c = sp.sympify(a), sp.sympify(c)
+
+    def key(self) -> tuple:
+        return ("normal-threshold", self.a, self.c)
+
+    def ball(self, point, bits: int) -> arb:
+        from fstheory.theory.gaussian_class import threshold_class_mi_ball
+
+        with flint_precision(bits):
+            a, c = compile_expr(self.a, ())(), compile_expr(self.c, ())()
+            return threshold_class_mi_ball(a, c)
 
 
 class DirectionIntegral(Derivation):

@@ -16,7 +16,8 @@ wins); each is ``recognise(point, general, index) -> Derivation | None``:
   I's closed forms and series (:func:`fstheory.theory.uniform_class.recognise`) and Scenario
   III's Laplace class integrals (:func:`fstheory.theory.laplace_class.recognise`), recognised by
   content (a scenario file gets them as the registered scenario does) with the class weight as
-  a number; the general derivation;
+  a number; jointly normal V and class form with any threshold
+  (:mod:`fstheory.theory.gaussian_class`); the general derivation;
 * MI(V_i, V_j): structure at the point (0, +inf; the diagonal, 0 for a constant feature); the
   general derivation.
 
@@ -29,8 +30,9 @@ from __future__ import annotations
 import sympy as sp
 
 from fstheory.engine.derive import ScenarioDerivation, reduce_bijection
-from fstheory.engine.kinds import (Derivation, Exact, LaplaceClassIntegral, Numerical,
-                                   Structural, UniformClassSeries)
+from fstheory.engine.kinds import (Derivation, Exact, GaussianThresholdClassMI,
+                                   LaplaceClassIntegral, Numerical, Structural,
+                                   UniformClassSeries)
 from fstheory.engine.point import Point
 
 __all__ = ["POINT_KINDS", "PointDerivations", "class_entropy_derivation"]
@@ -81,6 +83,21 @@ def _laplace_class(point: Point, general, i):
                                           "the half line")
 
 
+def _normal_threshold(point: Point, general, i):
+    """V and the linear class form jointly normal, with any threshold (the general derivation
+    has the skew-normal closed form when the threshold is the mean)."""
+    from fstheory.theory.gaussian_class import threshold_parameters
+
+    if general.kind == "closed" or not point.scenario.class_rule.is_linear:
+        return None
+    found = threshold_parameters(point.exprs[i[0]], point.bound.class_weights(),
+                                 point.bound.class_threshold(), point.laws)
+    if found is None:
+        return None
+    return GaussianThresholdClassMI(*found, "jointly normal (V, L), threshold class: one "
+                                            "integral against the normal law")
+
+
 def _pair_structure(point: Point, general, ij):
     found = point.pair_structure(*ij)
     if found is None:
@@ -109,7 +126,8 @@ def _general_for(quantity: str):
 #: point recognisers per quantity ("h", "mi_c", "mi"), tried in order
 POINT_KINDS = {
     "h": [_constant_feature, _general_for("entropy")],
-    "mi_c": [_class_structure, _uniform_class, _laplace_class, _general_for("mi_class")],
+    "mi_c": [_class_structure, _uniform_class, _laplace_class, _normal_threshold,
+             _general_for("mi_class")],
     "mi": [_pair_structure, _general_for("mi_pair")],
 }
 

@@ -302,3 +302,50 @@ rule = "X + Y >= 0"
 """
     v = evaluate(parse_scenario_text(text).bind(k="0"), 10)
     assert v.entropy[1].is_neg_inf and v.mi(1, 1).is_zero and v.mi(0, 1).is_zero
+
+
+STEEP = """name = "steep"
+title = "normal X, Y; C = 1{X + kY >= 1}; the feature X + Y"
+[parameters.k]
+domain = "unit"
+[base.X]
+law = "normal"
+mu = "0"
+sigma = "1"
+[base.Y]
+law = "normal"
+mu = "0"
+sigma = "1"
+[[features]]
+expr = "X + Y"
+[[features]]
+expr = "X"
+[class]
+rule = "X + k*Y >= 1"
+"""
+
+
+@pytest.mark.parametrize("k", ["0.9", "0.95", "0.99"])
+def test_steep_threshold_step_is_integrated(k):
+    """MI(C, X+Y) for C = 1{X + kY >= 1}: given S = X + Y = s, Y ~ N(s/2, 1/2) and
+    P(C = 1 | s) = Phi(sqrt 2 ((s - 1)/(1 - k) - s/2)), a step of width about (1 - k) at
+    s = 2/(1 + k), which a quadrature that does not sample it misses (the engine printed H(C)
+    there). Reference: mpmath quadrature at 50 digits split at the step."""
+    from fstheory.scenarios.scenario_file import parse_scenario_text
+
+    v = evaluate(parse_scenario_text(STEEP).bind(k=k), 15)
+    with mpmath.workdps(50):
+        kk = mpmath.mpf(k)
+        hc = hb(mpmath.ncdf(-1 / mpmath.sqrt(1 + kk * kk)))
+
+        def f(s):
+            p = mpmath.ncdf(mpmath.sqrt(2) * ((s - 1) / (1 - kk) - s / 2))
+            return mpmath.npdf(s, 0, mpmath.sqrt(2)) * hb(p) if 0 < p < 1 else 0
+
+        s0 = 2 / (1 + kk)
+        w = (1 - kk)
+        pts = [-20, s0 - 40 * w, s0 - 4 * w, s0, s0 + 4 * w, s0 + 40 * w, 20]
+        ref = hc - mpmath.quad(f, pts)
+    assert v.mi_class[0].is_finite and agrees(v.mi_class[0], ref, 15)
+    if k == "0.9":
+        assert v.mi_class[0].text(15) == "0.508909382680876"
