@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import decimal
 import enum
+import functools
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
@@ -171,7 +172,8 @@ class ExtendedReal:
     label : str or None
         An optional name ("h(X)", "MI(C,X)") used to describe operations in causes.
     radius : mpmath.mpf or None
-        For a finite value: a rigorous bound of |true - value| (None or 0: exact).
+        For a finite value: a rigorous bound of |true - value| (None or 0: exact). The result of
+        an operation computes it on first use (an ordering compares values and reads few radii).
     estimate : tuple or None
         For a value not computed because only an estimate is known: (estimate, error
         estimate), both mpf, shown by the ``values`` output but never used as a value.
@@ -182,15 +184,23 @@ class ExtendedReal:
     form: Form | None = None
     cause: str | None = None
     label: str | None = None
-    radius: mpmath.mpf | None = None
+    _radius: object = None  # an mpf, None (exact), or (a, b, op, prec) until first read
     estimate: tuple | None = None
+
+    @property
+    def radius(self) -> mpmath.mpf | None:
+        r = self._radius
+        if type(r) is tuple:
+            r = _radius(*r, self.value)
+            object.__setattr__(self, "_radius", r)
+        return r
 
     # ----- construction -------------------------------------------------------------------------
     @staticmethod
     def finite(v, label: str | None = None, radius=None) -> "ExtendedReal":
         """A finite value; ``radius`` a rigorous bound of its error (None: exact)."""
         r = _to_mpf(radius) if radius is not None else None
-        return ExtendedReal(Kind.FINITE, _to_mpf(v), label=label, radius=r or None)
+        return ExtendedReal(Kind.FINITE, _to_mpf(v), label=label, _radius=r or None)
 
     @staticmethod
     def indeterminate(form: Form, cause: str, label: str | None = None) -> "ExtendedReal":
@@ -204,7 +214,7 @@ class ExtendedReal:
 
     def named(self, label: str | None) -> "ExtendedReal":
         """The same value carrying another label."""
-        return ExtendedReal(self.kind, self.value, self.form, self.cause, label, self.radius,
+        return ExtendedReal(self.kind, self.value, self.form, self.cause, label, self._radius,
                             self.estimate)
 
     # ----- predicates ---------------------------------------------------------------------------
@@ -341,7 +351,7 @@ class ExtendedReal:
     def __neg__(self) -> "ExtendedReal":
         label = f"-{_wrap(self.label, '*')}" if self.label else None
         if self.kind is Kind.FINITE:
-            return ExtendedReal(Kind.FINITE, -self.value, label=label, radius=self.radius)
+            return ExtendedReal(Kind.FINITE, -self.value, label=label, _radius=self._radius)
         if self.kind is Kind.POS_INF:
             return ExtendedReal(Kind.NEG_INF, label=label)
         if self.kind is Kind.NEG_INF:
@@ -507,14 +517,16 @@ def _binary(a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
         if b.is_infinite:
             return b.named(label)
         v = a.value + b.value
-        return ExtendedReal(Kind.FINITE, v, label=label, radius=_radius(a, b, "+", v))
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "+", mpmath.mp.prec))
     if op == "*":
         if (a.is_infinite and b.is_zero) or (a.is_zero and b.is_infinite):
             return _indeterminate(Form.ZERO_TIMES_INF, a, b, op)
         if a.is_infinite or b.is_infinite:
             return _inf(a.sign() * b.sign(), label)
         v = a.value * b.value
-        return ExtendedReal(Kind.FINITE, v, label=label, radius=_radius(a, b, "*", v))
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "*", mpmath.mp.prec))
     if op == "/":
         if a.is_zero and b.is_zero:
             return _indeterminate(Form.ZERO_OVER_ZERO, a, b, op)
@@ -527,36 +539,47 @@ def _binary(a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
         if a.is_infinite:
             return _inf(a.sign() * b.sign(), label)
         v = a.value / b.value
-        return ExtendedReal(Kind.FINITE, v, label=label, radius=_radius(a, b, "/", v))
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "/", mpmath.mp.prec))
     raise ValueError(f"unknown operation {op!r}")
 
 
-def _radius(a: ExtendedReal, b: ExtendedReal, op: str, v: mpmath.mpf):
-    """A rigorous bound of |true - v| for ``v = a op b`` computed in mpf at the working precision:
-    the operands' radii carried through the operation, plus the rounding of ``v`` (0 when the
-    operation was exact), all enlarged by (1 + 2^(4 - prec)) for the rounding of this bound's
-    own few operations. None when both operands are exact and so is ``v``."""
-    ra, rb = a.radius or 0, b.radius or 0
-    x, y = a.value, b.value
-    if op == "+":
-        exact = _libmp.mpf_add(x._mpf_, y._mpf_, 0) == v._mpf_
-        spread = ra + rb
-    elif op == "*":
-        exact = _libmp.mpf_mul(x._mpf_, y._mpf_, 0) == v._mpf_
-        spread = abs(x) * rb + abs(y) * ra + ra * rb
-    else:
-        exact = _libmp.mpf_mul(v._mpf_, y._mpf_, 0) == x._mpf_
-        if rb:
-            if rb * 2 > abs(y):
-                return mpmath.inf
-            spread = (abs(x) * rb + abs(y) * ra) / (abs(y) * (abs(y) - rb))
+def _radius(a: ExtendedReal, b: ExtendedReal, op: str, prec: int, v: mpmath.mpf):
+    """A rigorous bound of |true - v| for ``v = a op b`` computed in mpf at ``prec`` bits: the
+    operands' radii carried through the operation, plus the rounding of ``v``, all enlarged by
+    (1 + 2^(4 - prec)) for the rounding of this bound's own few operations (done at ``prec``
+    bits too). None when both operands are exact and so is ``v`` (the exact operation is checked
+    only then)."""
+    ra, rb = a.radius, b.radius
+    rounding, grow = _rounding(prec)
+    with mpmath.workprec(prec):
+        if ra is None and rb is None:
+            x, y = a.value._mpf_, b.value._mpf_
+            if op == "+":
+                exact = _libmp.mpf_add(x, y, 0) == v._mpf_
+            elif op == "*":
+                exact = _libmp.mpf_mul(x, y, 0) == v._mpf_
+            else:
+                exact = _libmp.mpf_mul(v._mpf_, y, 0) == x
+            return None if exact else abs(v) * rounding * grow
+        ra, rb = ra or 0, rb or 0
+        if op == "+":
+            spread = ra + rb
+        elif op == "*":
+            spread = abs(a.value) * rb + abs(b.value) * ra + ra * rb
         else:
-            spread = ra / abs(y)
-    if exact and not spread:
-        return None
-    prec = mpmath.mp.prec
-    rounding = 0 if exact else abs(v) * mpmath.ldexp(1, 1 - prec)
-    return (spread + rounding) * (1 + mpmath.ldexp(1, 4 - prec))
+            ay = abs(b.value)
+            if rb and rb * 2 > ay:
+                return mpmath.inf
+            spread = (abs(a.value) * rb + ay * ra) / (ay * (ay - rb))
+        return (spread + abs(v) * rounding) * grow  # v's rounding, whether or not it happened
+
+
+@functools.lru_cache(maxsize=64)
+def _rounding(prec: int) -> tuple:
+    """(2^(1 - prec), 1 + 2^(4 - prec)): the relative rounding of one operation at ``prec`` bits,
+    and the enlargement covering the rounding of a bound's own operations."""
+    return mpmath.ldexp(1, 1 - prec), 1 + mpmath.ldexp(1, 4 - prec)
 
 
 def proved_digits(value: mpmath.mpf, radius: mpmath.mpf, digits: int) -> int:
