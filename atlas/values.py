@@ -7,16 +7,21 @@ reads them (:class:`~fstheory.engine.evaluate_joint.LazyJointValues`).
 Only the quantities that depend on the swept parameter are recomputed at each point. Which ones
 depend on it is read from the symbolic derivation (:func:`fstheory.engine.derive.derive`):
 
-* ``structure`` quantities (+inf, exact 0) never vary;
+* ``structure`` quantities never vary, except a +inf between features whose expressions hold a
+  swept symbol (a*X is constant at a = 0, where its MI with X is 0): the engine decides those
+  at each point, with the structure checked there;
 * a ``closed`` form varies with P when P's symbol appears in it (after the other parameters are
-  substituted); it is compiled once for the sweep (integrals by ``mpmath.quad`` over a lambdified
-  integrand) and evaluated at each point at the working precision;
+  substituted); at each point it is the engine's typed derivation
+  (:mod:`fstheory.engine.kinds`, compiled to arb once) proved to the digits asked
+  (:func:`fstheory.engine.prove.prove`), the same object and the same code as ``fstheory
+  values`` at that point;
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
   point, on its own, as :func:`fstheory.engine.evaluate.evaluate` does
   (:class:`~fstheory.engine.evaluate.PointQuantities`), except Scenario III's MI(C, V)
-  (:func:`fstheory.atlas.certificate.laplace.recognise`), a function of the class weight alone,
-  free of the Laplace scale. The numerical route binds the scenario at the point, so it needs
+  (:func:`fstheory.theory.laplace_class.recognise`), a function of the class weight alone,
+  free of the Laplace scale, proved as the engine's Laplace class integral without re-deriving
+  the point's structure. The numerical route binds the scenario at the point, so it needs
   a rational point: the sweep samples rational points, and at an irrational special point (a
   zero of a closed-form entropy) a numerical quantity refuses the row
   (:class:`IrrationalPoint`, naming the point and the quantity).
@@ -24,11 +29,10 @@ depend on it is read from the symbolic derivation (:func:`fstheory.engine.derive
 The other quantities are evaluated once, at a reference point. The method parameter ``beta`` is
 not a scenario parameter: it is passed to the selection as it is.
 
-At a special point (the ends of the range, zeros of an entropy; ``exact=True``) the closed forms
-go through :func:`fstheory.theory.symbolic.exact_value`, which takes one-sided
-limits at the ends of a parameter's range (MI(C_0, X-Y) = 1/4 in Scenario I) and recognises exact
-zeros (h(X) = ln(2 delta) at delta = 1/2); elsewhere the compiled forms are evaluated at the point
-rounded to the working precision.
+A point is exact (a special point: the ends of the range, zeros of an entropy, possibly
+irrational; or a sweep point, a binary fraction): the closed forms see it exactly, take one-sided
+limits at the ends of a parameter's range (MI(C_0, X-Y) = 1/4 in Scenario I) and recognise exact
+zeros (h(X) = ln(2 delta) at delta = 1/2) by the engine's exact fallback, never from a ball.
 
 Examples
 --------
@@ -49,12 +53,14 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 from fstheory.engine.derive import derive
 from fstheory.engine.evaluate import PointQuantities, evaluate
-from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
-from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
+from fstheory.engine.kinds import LaplaceClassIntegral
+from fstheory.engine.point import Parameters
+from fstheory.engine.prove import ENTROPY, MI, MI_CLASS, prove
 from fstheory.engine.values import ScenarioValues
+from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.theory.extended import ExtendedReal
 
 __all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES",
            "IrrationalPoint"]
@@ -93,37 +99,8 @@ def as_exact(x) -> sp.Expr:
     return sp.Rational(Fraction(str(x)))
 
 
-def _mpf(x) -> mpmath.mpf:
-    """A point at the current working precision."""
-    if isinstance(x, mpmath.mpf):
-        return x
-    return mpmath.mpf(sp.N(as_exact(x), mpmath.mp.dps))
-
-
-class _Compiled:
-    """A closed form in one parameter symbol, evaluable at an mpf quickly (integrals by quad)."""
-
-    def __init__(self, expr: sp.Expr, sym: sp.Symbol):
-        self.expr = expr
-        ints = sorted(expr.atoms(sp.Integral), key=sp.default_sort_key)
-        holes = sp.symbols(f"_I0:{len(ints)}")
-        self.outer = sp.lambdify((sym, *holes), expr.xreplace(dict(zip(ints, holes))), "mpmath")
-        self.inner = []
-        for integral in ints:
-            if len(integral.limits) != 1 or integral.function.has(sp.Integral):
-                raise NotImplementedError("only one-dimensional integrals are compiled")
-            var, lo, hi = integral.limits[0]
-            body = sp.lambdify((var, sym), integral.function, "mpmath")
-            self.inner.append((body, lo, hi))
-
-    def __call__(self, t: mpmath.mpf) -> mpmath.mpf:
-        vals = []
-        for body, lo, hi in self.inner:
-            a = -mpmath.inf if lo == -sp.oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps))
-            b = mpmath.inf if hi == sp.oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps))
-            pts = [a, mpmath.mpf(0), b] if (a == -mpmath.inf and b == mpmath.inf) else [a, b]
-            vals.append(mpmath.quad(lambda u, body=body: body(u, t), pts))
-        return mpmath.mpf(self.outer(t, *vals))
+#: the invariant each kind of quantity is checked against (:mod:`fstheory.engine.prove`)
+_INVARIANT = {"h": ENTROPY, "mi_c": MI_CLASS, "mi": MI}
 
 
 def _quantity(quantities: PointQuantities, q) -> ExtendedReal:
@@ -163,11 +140,12 @@ class _PointValues:
     def __init__(self, pv: "ParametricValues", point: dict, exact: bool):
         self.pv, self.point, self.exact = pv, point, exact
         self._numeric: PointQuantities | None = None  # one numerical route for the point
+        self._params: Parameters | None = None  # the exact point, shared by its closed forms
         self._same: dict = {}
 
     def raw(self, q) -> ExtendedReal:
         pv = self.pv
-        if pv._derivations[q].kind == "numeric":
+        if pv._derivations[q].kind != "closed":  # numerical, or structure decided at the point
             fast = pv.laplace_mi_class(q, self.point)
             if fast is not None:
                 return fast
@@ -176,7 +154,9 @@ class _PointValues:
             return _quantity(self._numeric, q)
         form = pv.closed_form(q)
         if form not in self._same:
-            self._same[form] = pv.value(q, self.point, self.exact)
+            if self._params is None:
+                self._params = pv.parameters_at(self.point)
+            self._same[form] = pv.value(q, self.point, self.exact, self._params)
         return self._same[form]
 
     def get(self, q, reference: ExtendedReal) -> ExtendedReal:
@@ -255,7 +235,6 @@ class ParametricValues:
         self.varying = tuple(q for q, d in self._derivations.items() if self._varies(q, d))
         self._varying_set = frozenset(self.varying)
         self.reference = evaluate(self.reference_bound, digits)
-        self._compiled: dict = {}
         self._cache: dict = {}
 
     # ----- which quantities vary ----------------------------------------------------------------
@@ -294,7 +273,11 @@ class ParametricValues:
 
     def _varies(self, q, d) -> bool:
         if d.kind == "structure":
-            return False
+            # 0 holds at every point (a constant feature keeps it); +inf needs both features
+            # non-constant, which a swept coefficient can break (a*X at a = 0): decided per point
+            return d.expr == sp.oo and any(
+                self.scenario.features[i].expr.free_symbols & set(self.symbols.values())
+                for i in q[1:])
         if d.kind == "numeric":
             return self._numeric_depends(q)
         expr = self.closed_form(q)
@@ -315,27 +298,22 @@ class ParametricValues:
     # ----- values at a point --------------------------------------------------------------------
     def laplace_mi_class(self, q, point: dict) -> ExtendedReal | None:
         """MI(C, V_i) (``q = ("mi_c", i)``) at ``point`` from the certified integrals of
-        :mod:`fstheory.atlas.certificate.laplace` when the class rule and the feature have its form
-        (:func:`~fstheory.atlas.certificate.laplace.recognise`) and 0 < k < 1: the ball's centre,
-        its radius below 10^-digits relative (the numerical route's quadrature of the same value
-        takes about a thousand times longer). None otherwise: other quantities, and k = 0 or 1,
-        where the engine recognises an exact structure (C a function of the feature, MI = 0)."""
+        :mod:`fstheory.theory.laplace_class` when the class rule and the feature have its form
+        (:func:`~fstheory.theory.laplace_class.recognise`) and 0 < k < 1, proved to the digits
+        asked (the numerical route's quadrature of the same value takes about a thousand times
+        longer). None otherwise: other quantities, and k = 0 or 1, where the engine recognises
+        an exact structure (C a function of the feature, MI = 0)."""
         if q[0] != "mi_c":
             return None
-        from fstheory.atlas.certificate.enclose import arb_of, working_precision
-        from fstheory.atlas.certificate.laplace import class_mi_ball, recognise
+        from fstheory.theory.laplace_class import recognise
 
         at = {**self._fixed_subs, **{self.symbols[n]: as_exact(point[n]) for n in self.vary}}
         found = recognise(self.scenario, at, self.scenario.features[q[1]].expr, None)
         if found is None or not (found[1].is_Rational and 0 < found[1] < 1):
             return None
-        with working_precision(int(3.33 * (self.digits + GUARD_DIGITS)) + 20):
-            ball = class_mi_ball(found[0], arb_of(found[1]))
-        with mpmath.workdps(self.digits + GUARD_DIGITS):
-            mid = mpmath.mpf(ball.mid().str(self.digits + GUARD_DIGITS, radius=False))
-            if not ball.rad() < abs(mid) * mpmath.mpf(10) ** -(self.digits + 1):
-                return None
-            return xr(mid)
+        d = LaplaceClassIntegral(found[0], found[1])
+        v, _ = prove(d, Parameters({}), self.digits, self.quantity_label(q), MI_CLASS)
+        return v if v.is_finite else None
 
     def bound_at(self, point: dict) -> BoundScenario:
         """The scenario bound at ``point`` (exact rationals; ValueError otherwise: the sweep
@@ -354,7 +332,7 @@ class ParametricValues:
     def numeric_varying(self) -> tuple:
         """The varying quantities that come from the numerical route (no closed form in the
         swept parameter): they need the scenario bound at each point, so at rational points."""
-        return tuple(q for q in self.varying if self._derivations[q].kind == "numeric")
+        return tuple(q for q in self.varying if self._derivations[q].kind != "closed")
 
     def bound_for(self, q, point: dict) -> BoundScenario:
         """:meth:`bound_at` for the numerical route's quantity ``q``. At an irrational point (a
@@ -371,46 +349,32 @@ class ParametricValues:
                     f"--range that does not contain {sp.N(x, 12)}")
         return self.bound_at(point)
 
-    def _value_exact(self, q, point: dict) -> ExtendedReal:
-        expr = self.closed_form(q)
-        subs = {self.symbols[n]: as_exact(point[n]) for n in self.vary}
+    def parameters_at(self, point: dict) -> Parameters:
+        """The exact point (the fixed parameters and the swept ones, exact, with the side of
+        approach at an end of a parameter's range) for the closed forms."""
+        subs = dict(self._fixed_subs)
         dirs = {}
         for n in self.vary:
-            p = self.scenario.parameter(n)
-            if p.domain == "unit" and subs[self.symbols[n]] in (0, 1):
-                dirs[self.symbols[n]] = "+" if subs[self.symbols[n]] == 0 else "-"
-        value = exact_value(expr, subs, dirs)
-        if value == sp.oo:
-            return POS_INF
-        if value == -sp.oo:
-            return NEG_INF
-        if is_exact_zero(value):
-            return xr(0)
-        return xr(mp_value(value))
+            sym, x = self.symbols[n], as_exact(point[n])
+            subs[sym] = x
+            if self.scenario.parameter(n).domain == "unit" and x in (0, 1):
+                dirs[sym] = "+" if x == 0 else "-"
+        return Parameters(subs, dirs)
 
-    def _value_float(self, q, point: dict) -> ExtendedReal:
-        (name,) = self.vary
-        key = (q, name)
-        if key not in self._compiled:
-            self._compiled[key] = _Compiled(self.closed_form(q), self.symbols[name])
-        return xr(self._compiled[key](mpmath.mpf(point[name])))
-
-    def value(self, q, point: dict, exact: bool = False) -> ExtendedReal:
-        """One varying quantity at ``point`` (labelled), at the working precision + guard.
-
-        ``exact``: substitute the point exactly and take limits at the ends of a parameter's
-        range (slower; needed where a value may be exactly 0 or singular), else evaluate the
-        compiled form at the point rounded to the working precision.
-        """
+    def value(self, q, point: dict, exact: bool = False,
+              params: Parameters | None = None) -> ExtendedReal:
+        """One varying quantity at ``point`` (labelled), its digits proved: a closed form by the
+        engine's derivation at the exact point (``params``, made if not given), a numerical one
+        by the engine at the bound point. ``exact`` is kept for the callers' cache keys: every
+        point is exact (module docstring)."""
         d = self._derivations[q]
-        with mpmath.workdps(self.digits + GUARD_DIGITS):
-            if d.kind == "numeric":
-                v = _quantity(PointQuantities(self.bound_for(q, point), self.digits), q)
-            elif exact or len(self.vary) != 1:
-                v = self._value_exact(q, point)
-            else:
-                v = self._value_float(q, {n: _mpf(point[n]) for n in self.vary})
-        return v.named(self.quantity_label(q))
+        label = self.quantity_label(q)
+        if d.kind != "closed":
+            v = _quantity(PointQuantities(self.bound_for(q, point), self.digits), q)
+        else:
+            v, _ = prove(d, params or self.parameters_at(point), self.digits, label,
+                         _INVARIANT[q[0]])
+        return v.named(label)
 
     def at(self, point: dict, exact: bool = False, joint_digits: int | None = None) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;

@@ -246,7 +246,15 @@ class JointStructure:
         return self._affine_two_point(rest, done)
 
     def _reflection_probability(self, tau):
-        """P(C != C o tau) for a reflection tau (None: not obtained)."""
+        """P(C != C o tau) for a reflection tau (None: not obtained): in closed form for i.i.d.
+        centred normal or Laplace variables (:func:`~fstheory.theory.two_point_fibre.radial_reflection_probability`,
+        (2/pi) atan r or r/(1+r)), else by :func:`~fstheory.theory.determination.swap_probability`
+        (which may leave an integral)."""
+        partner = tpf.reflection_partner(tau)
+        if partner is not None:
+            p = tpf.radial_reflection_probability(partner, self.event, self.laws)
+            if p is not None:
+                return p
         return det.swap_probability(self.event, tau, self.laws)
 
     def _uniform_probability(self, tau):
@@ -369,18 +377,11 @@ class ParametricStructure(JointStructure):
         return sorted(out, key=lambda r: float(r))
 
 
-_CACHE: dict = {}
-
-
 _FACTS: dict = {}
 
 
 def joint_structure(bound: BoundScenario) -> JointStructure:
-    """The (cached) :class:`JointStructure` of ``bound``."""
-    key = (id(bound.scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())))
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is bound.scenario:
-        return hit[1]
-    s = JointStructure(bound)
-    _CACHE[key] = (bound.scenario, s)
-    return s
+    """The :class:`JointStructure` of ``bound`` (a new one: its owner, e.g. the point of
+    :class:`fstheory.engine.point.Point`, keeps it; the class-free facts it proves are kept
+    across bindings by content)."""
+    return JointStructure(bound)

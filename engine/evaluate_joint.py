@@ -1,16 +1,22 @@
 """Evaluate the joint quantities of a bound scenario: H(C), MI(C; {V_i, V_j}), MI(C; V_i | V_j),
 MI(V_i; V_j | C) and H(V_i, V_j, C), each an extended real with how it was obtained.
 
-The derivations are those of :mod:`fstheory.engine.derive_joint`; values come from the
-structure (exact 0, +inf, -inf, H(C)), from the single-feature values of
-:func:`fstheory.engine.evaluate.evaluate` (the same extended reals, so sets that reduce to one
-feature tie exactly with it), from closed forms (evaluated with mpmath at ``digits +
-GUARD_DIGITS``), from the identities, from the integral over directions of
-:mod:`fstheory.theory.two_point_fibre` (two-point fibres whose points have unequal densities),
-or from the numerical route
-(:class:`fstheory.theory.numeric.NumericRoute`: ``class_entropy``, ``mi_class_set``). A value out
-of reach is "not computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`) with a cause of
+The derivations are those of :mod:`fstheory.engine.derive_joint`, made typed derivations
+(:mod:`fstheory.engine.kinds`) at the point and proved like the single-feature values
+(:func:`fstheory.engine.prove.prove`): structure (exact 0, +inf, -inf, H(C)); the single-feature
+values of :func:`fstheory.engine.evaluate.evaluate` (the same extended reals, so sets that reduce
+to one feature tie exactly with it); H(C) - ln 2 P for a two-point fibre (P exact); H(C) minus
+the integral over directions (:mod:`fstheory.theory.cone_enclosure`, enclosed); the numerical
+route (``class_entropy``, ``mi_class_set``); and the identities, as :class:`~fstheory.engine.kinds.Linear`
+combinations whose equal terms cancel exactly before any number is computed (MI(C; X | 3X+1) is
+an exact 0) and whose balls are refined until the requested digits are proved. A value out of
+reach is "not computed" (:data:`fstheory.theory.extended.Form.NOT_COMPUTED`) with a cause of
 the form ``"<quantity> not computed: <why>"``, and everything derived from it says the same.
+
+Invariants checked on every value: H(C) in [0, ln 2]; MI(C; {V_i, V_j}) in
+[max(MI(C, V_i), MI(C, V_j)), H(C)]; MI(C; V_i | V_j) >= 0 and MI(V_i; V_j | C) >= 0 (a
+violation is an internal error). H(V_i, V_j, C) has no sign (differential entropies can be
+negative).
 
 Examples
 --------
@@ -21,29 +27,28 @@ Examples
 ('0.693147180560', '0.693147180560', '0.623832462504')
 >>> v.cmi_c(1, 0).text(), v.mi_given_c(0, 1).text(), v.h_pair_c(0, 1).text()
 ('0', '+inf', '-inf')
->>> v.mi_c_pair(2, 3).text(12)  # MI(C;{Y^2,X-Y}): the numerical route, fibre {(x, y), (x-2y, -y)}
+>>> v.mi_c_pair(2, 3).text(12)  # MI(C;{Y^2,X-Y}): H(C) - ln 2 P for the fibre {(x, y), (x-2y, -y)}
 '0.504107040407'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import mpmath
-from flint import arb
+import sympy as sp
 
-from fstheory.scenarios.declaration import BoundScenario
-from fstheory.engine.derive_joint import joint_structure
-from fstheory.theory import numeric
-from fstheory.theory import two_point_fibre as tpf
-from fstheory.theory.cone_enclosure import cone_entropy_at
-from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
-from fstheory.theory.quadrature import flint_precision, to_mpf
-from fstheory.theory.symbolic import GUARD_DIGITS, is_exact_zero, mp_value
+from fstheory.engine.kinds import DirectionIntegral, Exact, Linear, Numerical, Structural
+from fstheory.engine.prove import CLASS_ENTROPY, ENTROPY, MI, MI_CLASS, InvariantViolation, prove
+from fstheory.engine.resolve import _Alias, class_entropy_derivation
 from fstheory.engine.values import JointValues, ScenarioValues
+from fstheory.scenarios.declaration import BoundScenario
+from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.symbolic import GUARD_DIGITS
 
-__all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed", "pair_label",
-           "SetValues"]
+__all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed",
+           "pair_label", "SetValues"]
 
 
 def not_computed(label: str, why: str) -> ExtendedReal:
@@ -62,16 +67,16 @@ def pair_label(a: str, b: str) -> str:
     return f"MI(C;{{{a},{b}}})"
 
 
-def _route(bound: BoundScenario):
-    return numeric.NumericRoute(bound.laws(), bound.class_rule())
+def _quantities(bound: BoundScenario, digits: int, values: ScenarioValues | None):
+    """The point engine (:class:`fstheory.engine.evaluate.PointQuantities`) the values were made
+    with, when it is for the same point and digits; else a new one."""
+    from fstheory.engine.evaluate import PointQuantities
 
-
-def _numeric(fn, label):
-    try:
-        result = fn()
-    except numeric.NumericUnsupported as exc:
-        return not_computed(label, str(exc)), f"not computed: {exc}"
-    return result.as_extended().named(label), f"numerical route ({result.describe()})"
+    source = getattr(values, "joint_source", None)
+    engine = getattr(source, "quantities", None)
+    if engine is not None and engine.bound == bound and engine.digits == digits:
+        return engine
+    return PointQuantities(bound, digits)
 
 
 def evaluate_joint(bound: BoundScenario, digits: int = 30,
@@ -143,7 +148,7 @@ class LazyJointValues:
     each entry computed on first use and kept: an ordering reads only the pairs it compares, so
     the numerical-route pairs it never reads are never computed (what the atlas needs at each
     point of a sweep). Entries equal those of :func:`evaluate_joint` (which is built from them).
-    ``sweep``: passed to :class:`SetValues`.
+    ``sweep`` is accepted for the atlas's callers (every point evaluates the same enclosures).
 
     >>> from fstheory.scenarios.registry import get_scenario
     >>> j = LazyJointValues(get_scenario("uniform").bind(k="0.2"), 12)
@@ -152,14 +157,14 @@ class LazyJointValues:
     """
 
     def __init__(self, bound: BoundScenario, digits: int = 30,
-                 values: ScenarioValues | None = None, sweep: bool = False):
+                 values: ScenarioValues | None = None, sweep: bool = False, quantities=None):
         if values is None:
             from fstheory.engine.evaluate import evaluate
 
             values = evaluate(bound, digits)
         self.bound, self.digits, self.values = bound, digits, values
-        self.sweep = sweep
-        self.structure = joint_structure(bound)
+        self.quantities = quantities or _quantities(bound, digits, values)
+        self.structure = self.quantities.point.joint()
         self.provenance: dict = {}
         self._entries: dict = {}
         self._sets: SetValues | None = None
@@ -171,7 +176,8 @@ class LazyJointValues:
     @property
     def sets(self) -> "SetValues":
         if self._sets is None:
-            self._sets = SetValues(self.bound, self.digits, self.values, self.sweep)
+            self._sets = SetValues(self.bound, self.digits, self.values,
+                                   quantities=self.quantities)
             self.provenance["h_c"] = self._sets.h_class_reason
         return self._sets
 
@@ -184,7 +190,7 @@ class LazyJointValues:
         "h_pair_class")."""
         key = (name, i, j)
         hit = self._entries.get(key)
-        if hit is None:
+        if hit is None:  # values combined by extended-real arithmetic keep the working digits
             with mpmath.workdps(self.digits + GUARD_DIGITS):
                 hit = self._entries[key] = getattr(self, "_" + name)(i, j)
         return hit
@@ -205,33 +211,130 @@ class LazyJointValues:
             self.provenance[("cmi_c", i, j)] = "a feature given itself"
             return xr(0, label)
         self.provenance[("cmi_c", i, j)] = "MI(C;{Vi,Vj}) - MI(C,Vj) (chain rule)"
-        return (self.entry("mi_class_pair", i, j) - self.values.mi_c(j)).named(label)
+        terms = [(1, ("pair", i, j)), (-1, ("mi_c", j))]
+        return self._identity(terms, label, MI, "the chain rule")
 
     def _mi_given_class(self, i, j):
         L = self.values.labels
         if i > j:
             return self.entry("mi_given_class", j, i).named(f"MI({L[i]};{L[j]}|C)")
-        g, why = _given_value(self.structure.mi_given_class(i, j), i, j, self.values,
-                              self.entry("mi_class_pair", i, j))
+        label = f"MI({L[i]};{L[j]}|C)"
+        d = self.structure.mi_given_class(i, j)
+        why = d.reason
+        if d.kind == "zero":
+            value = xr(0, label)
+        elif d.kind == "+inf":
+            value = POS_INF.named(label)
+        else:
+            mi = self.values.mi(i, j)
+            if mi.is_determinate and not mi.is_finite:
+                value = not_computed(label, "MI(Vi,Vj) is infinite but the pair is not singular "
+                                            "by structure")
+                why = "not computed"
+            else:
+                terms = [(1, ("mi", i, j)), (-1, ("mi_c", i)), (-1, ("mi_c", j)),
+                         (1, ("pair", i, j))]
+                value = self._identity(terms, label, MI, "the identity")
+                why = f"identity: {d.reason}"
         self.provenance[("mi_given_c", i, j)] = self.provenance[("mi_given_c", j, i)] = why
-        return g.named(f"MI({L[i]};{L[j]}|C)")
+        return value
 
     def _h_pair_class(self, i, j):
         L = self.values.labels
         if i > j:
             return self.entry("h_pair_class", j, i).named(f"H({L[i]},{L[j]},C)")
-        h, why = _joint_entropy_value(self.structure.joint_entropy_class(i, j), i, j,
-                                      self.values, self.h_class, self.entry("mi_class_pair", i, j))
+        label = f"H({L[i]},{L[j]},C)"
+        d = self.structure.joint_entropy_class(i, j)
+        if d.kind == "-inf":
+            value, why = NEG_INF.named(label), d.reason
+        else:
+            terms = [(1, ("h", i)), (1, ("h", j)), (-1, ("mi", i, j)), (1, ("h_c",)),
+                     (-1, ("pair", i, j))]
+            value, why = self._identity(terms, label, ENTROPY, "the identity"), \
+                f"identity: {d.reason}"
         self.provenance[("h_pair_c", i, j)] = self.provenance[("h_pair_c", j, i)] = why
-        return h.named(f"H({L[i]},{L[j]},C)")
+        return value
+
+    # ----- identities -----------------------------------------------------------------------------
+    def _term(self, q):
+        """(value, derivation) of a term of an identity: the values already computed, and the
+        derivation at the point that gave each."""
+        v, sets, engine = self.values, self.sets, self.quantities
+        if q[0] == "pair":
+            i, j = q[1:]
+            return self.entry("mi_class_pair", i, j), sets.derivation((i, j))
+        if q[0] == "mi_c":
+            return v.mi_c(q[1]), engine.derivation(("mi_c", q[1]))
+        if q[0] == "mi":
+            return v.mi(*q[1:]), engine.derivation(("mi", *q[1:]))
+        if q[0] == "h":
+            return v.h(q[1]), engine.derivation(("h", q[1]))
+        return sets.h_class, class_entropy_derivation(engine.point)
+
+    def _identity(self, terms, label: str, invariant, what: str) -> ExtendedReal:
+        """sum coef * term as one :class:`~fstheory.engine.kinds.Linear` combination: equal terms
+        cancel exactly (an empty sum is an exact 0); proved when every term left is finite and
+        computed; else the terms' values combined (a value out of reach named first; estimates
+        giving an estimate; infinities and indeterminate forms by extended-real arithmetic)."""
+        values = {}
+        parts = []
+        for c, q in terms:
+            val, der = self._term(q)
+            values[der.key()] = val
+            parts.append((c, der))
+        d = Linear(parts, what)
+        if not d.terms:
+            return xr(0, label)
+        net: dict = {}
+        for c, der in parts:  # the terms as given, equal ones merged (for the values' route)
+            net[der.key()] = (net.get(der.key(), (0, der))[0] + c, der)
+        left = [(c, (values[key], der)) for key, (c, der) in net.items() if c != 0]
+        if all(val.is_finite for _, (val, _) in left):
+            value, _ = prove(d, self.quantities.point, self.digits, label, invariant)
+            return value
+        hard = [val for _, (val, _) in left if val.is_indeterminate and not val.is_estimate]
+        if hard:  # a value out of reach: say which, not an estimate that happens to come first
+            return hard[0].named(label)
+        if all(val.is_finite or val.is_estimate for _, (val, _) in left):
+            return _estimated_sum(left, label)
+        total = None
+        for c, (val, _) in left:
+            term = val * ExtendedReal.finite(c) if c not in (1, -1) else (val if c == 1 else -val)
+            total = term if total is None else total + term
+        return total.named(label)
+
+
+def _same_as(v: ExtendedReal, name: str, label: str, reason: str) -> ExtendedReal:
+    """A set's MI that equals the value ``v`` (H(C), or MI(C, V) of the one feature left), with
+    the cause of a value not computed (an estimate stays one)."""
+    if not v.is_indeterminate:
+        return v.named(label)
+    cause = f"{label} not computed: it equals {name} ({reason}); {_root_cause(v)}"
+    if v.is_estimate:
+        return ExtendedReal.estimated(*v.estimate, cause, label)
+    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, cause, label)
+
+
+def _estimated_sum(pairs, label: str) -> ExtendedReal:
+    """sum coef * term where some terms are estimates: an estimate too (the errors added), not
+    computed, naming the first estimate it rests on."""
+    total, error, first = 0, 0, None
+    for c, (val, _) in pairs:
+        if val.is_estimate:
+            v, e = val.estimate
+            first = first or val
+        else:
+            v, e = val.value, val.radius or 0
+        total, error = total + c * v, error + abs(c) * e
+    why = (f"not proved, only an estimate (error estimate {mpmath.nstr(error, 2)}, not a bound; "
+           f"from {first.label}, {_root_cause(first)})")
+    return ExtendedReal.estimated(total, error, f"{label} not computed: {why}", label)
 
 
 class SetValues:
     """MI(C; V_S) for any set S of ``bound``'s features (and H(C)), at ``digits`` significant
-    digits, from the derivations of :func:`fstheory.engine.derive_joint.joint_structure`;
-    values are kept. ``sweep``: the caller evaluates the same scenario at many values of its
-    parameters (the atlas), so the integrals over directions are taken from models of their
-    weight kept between points (:func:`_cone_value`).
+    digits, from the derivations of :func:`fstheory.engine.derive_joint.joint_structure` at the
+    point; values are kept. ``sweep`` is accepted for the atlas's callers.
 
     >>> from fstheory.scenarios.registry import get_scenario
     >>> s = SetValues(get_scenario("uniform").bind(k="0.2"), 10)
@@ -240,126 +343,118 @@ class SetValues:
     """
 
     def __init__(self, bound: BoundScenario, digits: int = 30, values: ScenarioValues | None = None,
-                 sweep: bool = False):
+                 sweep: bool = False, quantities=None):
         if values is None:
             from fstheory.engine.evaluate import evaluate
 
             values = evaluate(bound, digits)
         self.bound, self.digits, self.values = bound, digits, values
-        self.sweep = sweep
-        self.structure = joint_structure(bound)
+        self.quantities = quantities or _quantities(bound, digits, values)
+        self.point = self.quantities.point
+        self.structure = self.point.joint()
         self._memo: dict = {}
-        with mpmath.workdps(digits + GUARD_DIGITS):
-            self._route = _route(bound)
-            self._ln2 = xr(mpmath.log(2), "ln 2")
-            d = self.structure.class_entropy()
-            self.h_class_reason = d.reason
-            if d.kind == "zero":
-                self.h_class = xr(0, "H(C)")
-            elif d.kind == "ln2":
-                self.h_class = xr(mpmath.log(2), "H(C)")
-            else:
-                self.h_class, self.h_class_reason = _numeric(self._route.class_entropy, "H(C)")
+        self._derivations: dict = {}
+        self._hc_derivation = class_entropy_derivation(self.point)
+        self.h_class, how = prove(self._hc_derivation, self.point, digits, "H(C)", CLASS_ENTROPY)
+        d = self.structure.class_entropy()
+        self.h_class_reason = d.reason if d.kind != "numeric" else how
 
     def label(self, S) -> str:
         return "MI(C;{" + ",".join(self.values.labels[i] for i in sorted(S)) + "})"
+
+    def derivation(self, S):
+        """The typed derivation of MI(C; V_S) at the point."""
+        S = tuple(sorted(set(S)))
+        hit = self._derivations.get(S)
+        if hit is None:
+            hit = self._derivations[S] = self._typed(self.structure.mi_class_set(S))
+        return hit
+
+    def _typed(self, d):
+        st = self.structure
+        hc = self._hc_derivation
+        if d.kind == "zero":
+            return Structural(0, d.reason)
+        if d.kind == "class-entropy":
+            return _Alias(hc, d.reason)
+        if d.kind == "single":
+            return _Alias(self.quantities.derivation(("mi_c", d.reduced[0])), d.reason)
+        if d.kind == "two-point":
+            return Linear([(1, hc), (-1, Exact(sp.log(2) * d.expr))], d.reason)
+        if d.kind == "two-point-cone":
+            try:
+                radial, a, T = tpf.radial_form(d.partner, st.event, st.laws)
+            except (ValueError, ArithmeticError) as exc:
+                return Numerical("mi_class_set", (tuple(st.exprs[i] for i in d.reduced),),
+                                 f"{d.reason} ({exc}); numerical route")
+            return Linear([(1, hc), (-1, DirectionIntegral(radial, a, T, d.reason))], d.reason)
+        exprs = tuple(st.exprs[i] for i in d.reduced)
+        return Numerical("mi_class_set", (exprs,), d.reason)
 
     def value(self, S, label: str | None = None) -> ExtendedReal:
         """MI(C; V_S) as an extended real (labelled "MI(C;{X,Y})" unless ``label`` is given)."""
         S = tuple(sorted(set(S)))
         if S not in self._memo:
-            d = self.structure.mi_class_set(S)
-            with mpmath.workdps(self.digits + GUARD_DIGITS):
-                self._memo[S] = _set_value(d, self.label(S), self.values, self.h_class,
-                                           self._ln2, self._route, self.structure, self.sweep)
+            self._memo[S] = self._value(S)
         v = self._memo[S]
         return v.named(label) if label else v
 
-
-def _set_value(d, label, values, hc, ln2, route, st, sweep: bool = False) -> ExtendedReal:
-    if d.kind == "zero":
-        return xr(0, label)
-    if d.kind == "class-entropy":
-        if hc.is_indeterminate:
-            return not_computed(label, f"it equals H(C) ({d.reason}); {_root_cause(hc)}")
-        return hc.named(label)
-    if d.kind == "single":
-        v = values.mi_c(d.reduced[0])
-        if v.is_indeterminate:
-            return not_computed(label, f"it equals {v.label} ({d.reason}); {_root_cause(v)}")
-        return v.named(label)
-    if d.kind == "two-point":
-        if hc.is_indeterminate:
+    def _value(self, S) -> ExtendedReal:
+        d = self.structure.mi_class_set(S)
+        label = self.label(S)
+        hc = self.h_class
+        if d.kind == "zero":
+            return xr(0, label)
+        if d.kind == "class-entropy":
+            return _same_as(hc, "H(C)", label, d.reason)
+        if d.kind == "single":
+            v = self.values.mi_c(d.reduced[0])
+            return _same_as(v, v.label, label, d.reason)
+        if d.kind in ("two-point", "two-point-cone") and hc.is_indeterminate:
             return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
-        p = xr(0) if is_exact_zero(d.expr) else xr(mp_value(d.expr))
-        return (hc - ln2 * p).named(label)
-    if d.kind == "two-point-cone":
-        return _cone_value(d, label, hc, st, sweep)
-    exprs = tuple(st.exprs[i] for i in d.reduced)
-    value, _ = _numeric(lambda: route.mi_class_set(exprs), label)
-    return value
+        value, _ = prove(self.derivation(S), self.point, self.digits, label, MI_CLASS)
+        self._check(S, value, label)
+        return value
 
-
-def _cone_value(d, label, hc, st, sweep: bool) -> ExtendedReal:
-    """H(C) - H(C | V_S) with H(C | V_S) the integral over directions at the working precision
-    (``digits + GUARD_DIGITS``): mpmath's quadrature at one point
-    (:func:`fstheory.theory.two_point_fibre.cone_entropy`); in a sweep, the enclosure of
-    :func:`fstheory.theory.cone_enclosure.cone_entropy_at` (20 guard bits), whose models of the
-    weight cost about twenty single-point integrals to build and then about 0.01 s per point.
-    Refused when the error estimate or radius is above 10^-(dps - 10), 10^4 times the tolerance
-    the numerical route works to."""
-    if hc.is_indeterminate:
-        return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
-    try:
-        if sweep:
-            kind, a, T = tpf.radial_form(d.partner, st.event, st.laws)
-            with flint_precision(mpmath.mp.prec + 20):
-                ball = cone_entropy_at(kind, a, T)
-            value, error = to_mpf(ball.mid()), to_mpf(arb(ball.rad()))
-        else:
-            r = tpf.cone_entropy(d.partner, st.event, st.laws)
-            value, error = r.value, r.error
-    except ArithmeticError as exc:
-        return not_computed(label, str(exc))
-    tol = mpmath.mpf(10) ** -(mpmath.mp.dps - 6)
-    if error > tol * 10 ** 4:
-        return not_computed(label, f"the integral over directions did not reach the accuracy "
-                            f"(radius {mpmath.nstr(error, 2)})")
-    return (hc - xr(value)).named(label)
-
-
-def _given_value(d, i, j, values, pair_ij) -> tuple[ExtendedReal, str]:
-    if d.kind == "zero":
-        return xr(0), d.reason
-    if d.kind == "+inf":
-        return POS_INF, d.reason
-    mi = values.mi(i, j)
-    if mi.is_determinate and not mi.is_finite:
-        return not_computed(f"MI({values.labels[i]};{values.labels[j]}|C)",
-                            "MI(Vi,Vj) is infinite but the pair is not singular by structure"), "not computed"
-    return mi - values.mi_c(i) - values.mi_c(j) + pair_ij, f"identity: {d.reason}"
-
-
-def _joint_entropy_value(d, i, j, values, hc, pair_ij) -> tuple[ExtendedReal, str]:
-    if d.kind == "-inf":
-        return NEG_INF, d.reason
-    return (values.h(i) + values.h(j) - values.mi(i, j) + hc - pair_ij), f"identity: {d.reason}"
+    def _check(self, S, value: ExtendedReal, label: str) -> None:
+        """max(MI(C, V_i), i in S) <= MI(C; V_S) <= H(C), where the values are computed."""
+        if not value.is_finite:
+            return
+        e = value.enclosure()
+        if self.h_class.is_finite and e.lower > self.h_class.enclosure().upper:
+            raise InvariantViolation(f"{label} = {value.text(10)} exceeds H(C) = "
+                                     f"{self.h_class.text(10)}")
+        for i in S:
+            m = self.values.mi_c(i)
+            if m.is_finite and e.upper < m.enclosure().lower:
+                raise InvariantViolation(f"{label} = {value.text(10)} is below {m.label} = "
+                                         f"{m.text(10)}")
 
 
 @dataclass(frozen=True)
 class JointSource:
     """What :func:`fstheory.engine.evaluate.evaluate` attaches to its values: called with the
-    values, it computes their joint quantities (on first use; a plain object, so values stay
-    picklable)."""
+    values, it computes their joint quantities (on first use). ``quantities``, the point engine
+    that computed the values, is reused when present and never pickled (values sent between
+    processes carry only the bound scenario and the digits)."""
 
     bound: BoundScenario
     digits: int
     lazy: bool = False
+    quantities: object = field(default=None, compare=False, repr=False)
 
     def __call__(self, values: ScenarioValues) -> JointValues | LazyJointValues:
         if self.lazy:
             return LazyJointValues(self.bound, self.digits, values)
         return evaluate_joint(self.bound, self.digits, values)
+
+    def __getstate__(self):
+        return {"bound": self.bound, "digits": self.digits, "lazy": self.lazy}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "quantities", None)
 
 
 def joint_source(bound: BoundScenario, digits: int) -> JointSource:

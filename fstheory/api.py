@@ -230,8 +230,11 @@ class ScenarioPoint:
             Each value is a :class:`ProvedValue` (an
             :class:`fstheory.theory.extended.ExtendedReal`): ``float(x)`` gives a float (+-inf
             included) and raises ``ValueError`` for a value that is indeterminate or not
-            computed, naming why; ``x.text(d)`` gives ``d`` significant digits, ``d`` at most
-            ``digits`` (more would not be proved: refused with a ``UserInputError``).
+            computed, naming why; ``x.text(d)`` gives ``d`` significant digits, only proved ones,
+            ``d`` at most ``digits`` (more would not be proved: refused with a
+            ``UserInputError``); ``x.enclosure()`` the proved ``(mid, radius)`` (radius 0 for an
+            exact value). A value known only as an estimate is not computed (``x.is_estimate``,
+            ``x.estimate`` = (value, error estimate)).
         """
         digits = _check_digits(digits)
         if digits not in self._values:

@@ -17,7 +17,7 @@ Examples
 from __future__ import annotations
 
 from fstheory.reports.compute import K_VALUES, values_at
-from fstheory.reports.render import csv_text, fixed, json_text, md_table
+from fstheory.reports.render import csv_text, fixed, json_text, md_table, shown
 from fstheory.reports.values_output import JOINT_MATRICES
 from fstheory.scenarios.declaration import param_text
 
@@ -36,7 +36,7 @@ def joint_table(scenario, digits: int, ks=K_VALUES) -> dict:
         matrices, short, why = {}, {}, {}
         for key, attr, _title in JOINT_MATRICES:
             m = getattr(jv, attr)
-            matrices[key] = [[x.text(digits) for x in row] for row in m]
+            matrices[key] = [[shown(x, digits) for x in row] for row in m]
             short[key] = [[fixed(x, 4) for x in row] for row in m]
             reasons: dict = {}
             for i in range(n):
@@ -52,7 +52,7 @@ def joint_table(scenario, digits: int, ks=K_VALUES) -> dict:
         parts.append({
             "k": k,
             "params": {p: param_text(x) for p, x in v.params.items()},
-            "h_class": jv.h_class.text(digits),
+            "h_class": shown(jv.h_class, digits),
             "h_class_reason": jv.provenance.get("h_c", ""),
             "matrices": matrices,
             "matrices_4": short,

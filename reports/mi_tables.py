@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from fstheory.reports.compute import values_at
 from fstheory.reports.expressions import IntegralNames, show
-from fstheory.reports.render import csv_text, fixed, json_text, latex_label, latex_text, md_table
+from fstheory.reports.render import (csv_text, fixed, json_text, latex_label, latex_text, md_table,
+                                     shown)
 from fstheory.scenarios.declaration import param_text
 from fstheory.scenarios.declaration import Scenario
 from fstheory.engine.derive import derive
@@ -47,7 +48,7 @@ def mi_table(scenario: Scenario, params: dict, digits: int) -> dict:
                 "i": i + 1, "j": j + 1,
                 "label_i": scenario.features[i].label, "label_j": scenario.features[j].label,
                 "kind": s.kind, "plain": s.plain, "latex": s.latex, "reason": s.reason,
-                "value": values.mi(i, j).text(digits),
+                "value": shown(values.mi(i, j), digits),
                 "value_4": fixed(values.mi(i, j), 4),
             })
     return {

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fstheory.reports.compute import K_VALUES, values_at
 from fstheory.reports.law_text import law_text
-from fstheory.reports.render import csv_text, fixed, json_text, latex_text, md_table
+from fstheory.reports.render import csv_text, fixed, json_text, latex_text, md_table, shown
 from fstheory.scenarios.declaration import param_text
 from fstheory.theory.law_algebra import law_of
 
@@ -41,9 +41,9 @@ def numeric_table(scenarios, digits: int, ks=K_VALUES) -> dict:
                 "index": i + 1,
                 "label": label,
                 "dist": {"plain": lp, "latex": lt},
-                "h": first.entropy[i].text(digits),
+                "h": shown(first.entropy[i], digits),
                 "h_4": fixed(first.entropy[i], 4),
-                "mi_class": {k: vals[k].mi_class[i].text(digits) for k in ks},
+                "mi_class": {k: shown(vals[k].mi_class[i], digits) for k in ks},
                 "mi_class_4": {k: fixed(vals[k].mi_class[i], 4) for k in ks},
             })
         blocks.append({"scenario": s.name, "title": s.title, "params": params, "rows": rows})

@@ -30,6 +30,7 @@ from fstheory.theory.extended import ExtendedReal
 
 __all__ = [
     "fixed",
+    "shown",
     "decimal_of",
     "tex",
     "plain",
@@ -50,9 +51,22 @@ def decimal_of(x: ExtendedReal, digits: int = 40) -> Decimal:
     return Decimal(x.text(digits))
 
 
+def shown(x: ExtendedReal, digits: int) -> str:
+    """``x.text(digits)`` (only proved digits); an estimate (not computed, but with a value
+    known without a proved bound) as ``~`` and its digits, never as a plain number."""
+    if x.is_estimate:
+        value, error = x.estimate
+        return "~" + ExtendedReal.finite(value, radius=error).text(digits)
+    return x.text(digits)
+
+
 def fixed(x: ExtendedReal, decimals: int = 4) -> str:
     """'+inf', '-inf', the form of an indeterminate, '0' for an exact zero, else the value rounded
-    (half to even) to ``decimals`` decimals, as the paper prints its numeric table."""
+    (half to even) to ``decimals`` decimals, as the paper prints its numeric table; an estimate
+    as ``~`` and its value so rounded."""
+    if x.is_estimate:
+        value, error = x.estimate
+        return "~" + fixed(ExtendedReal.finite(value, radius=error), decimals)
     if not x.is_finite:
         return x.text()
     if x.is_zero:

@@ -27,18 +27,13 @@ At k = 0 and k = 1 the expressions are 0/0 or 0*inf and the values are their one
 MI(C_1, Y) = ln 2 - 1/2, MI(C_1, X-Y) = 0.
 """
 
-import sympy as sp
-
 from fstheory.scenarios.declaration import Parameter, Scenario
 from fstheory.scenarios.paper_features import CLASS_RULE, COMMON_PARAMETERS, FEATURES
 from fstheory.scenarios.symbols import W, X, Y, Z, delta, k
 from fstheory.theory.laws import Uniform
+from fstheory.theory.uniform_class import mi_class_expression
 
-MI_CLASS = {
-    X: sp.log(2) - k / 2,
-    Y: ((k**2 + 1) * sp.log((1 + k) / (1 - k)) + 2 * k * (sp.log(1 - k**2) - 1)) / (4 * k),
-    X - Y: -((1 - k) ** 2) * sp.log(1 - k) / (4 * k),
-}
+MI_CLASS = {V: mi_class_expression(which, k) for V, which in ((X, "X"), (Y, "Y"), (X - Y, "X-Y"))}
 
 _law = Uniform(-delta, delta)
 

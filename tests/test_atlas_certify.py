@@ -201,7 +201,7 @@ def test_skew_normal_leaves_contain_the_expectation_over_a_cell(normal_certifier
 
 def test_singular_end_constant_enclosed(normal_certifier):
     # MI(Y^2, X-Y): an integrand arb cannot evaluate at the ends of its range, enclosed with
-    # proved sliver bounds (atlas/certificate/constants.py), not assumed; Gauss-Legendre at 45
+    # proved sliver bounds (theory/special_integrals.py), not assumed; Gauss-Legendre at 45
     # digits checks it.
     sw, cert = normal_certifier
     q = ("mi", sw.labels.index("Y^2"), sw.labels.index("X-Y"))

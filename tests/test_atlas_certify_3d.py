@@ -183,7 +183,7 @@ def test_scenario_two_3d_row_certified_with_enclosed_integrals(scenario_two_cmim
     cert = scenario_two_cmim.certificate
     assert cert["certified"] is True, cert.get("failures")
     # the integrals over directions are enclosures (theory/cone_enclosure.py), and so is
-    # Scenario II's MI(Y^2,X-Y) (atlas/certificate/constants.py): nothing is assumed
+    # Scenario II's MI(Y^2,X-Y) (theory/special_integrals.py): nothing is assumed
     assert "assumptions" not in cert, cert["assumptions"]
 
 

@@ -1,5 +1,5 @@
 """The enclosures of the integrals arb cannot evaluate at an end of their range
-(atlas/certificate/constants.py): recognised in the derived closed forms, containing independent
+(theory/special_integrals.py): recognised in the derived closed forms, containing independent
 quadrature values (Gauss-Legendre at 45 digits, mpmath's tanh-sinh at 40), radius below 1e-30."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 from test_atlas_certify import gauss_legendre_value
 
-from fstheory.atlas.certificate import constants as C
+from fstheory.theory import special_integrals as C
 from fstheory.atlas.certificate.enclose import arb_of, working_precision
 from fstheory.engine.derive import derive
 from fstheory.scenarios.registry import get_scenario

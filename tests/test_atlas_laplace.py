@@ -302,7 +302,7 @@ def test_a_change_at_an_end_claimed_away_is_not_certified(rows):
 
 def test_half_line_constant_enclosed(rows):
     # MI(Y^2, X-Y) of Scenario III (an integral over the half line): enclosed with a proved tail
-    # bound (atlas/certificate/constants.py), not assumed; Gauss-Legendre at 36 digits checks it,
+    # bound (theory/special_integrals.py), not assumed; Gauss-Legendre at 36 digits checks it,
     # at the report's scale 1/2
     res = rows[("mifs", "0.4")]
     assert "assumptions" not in res.certificate, res.certificate["assumptions"]

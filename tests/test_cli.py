@@ -22,8 +22,13 @@ def test_values_json_shape(capsys):
     assert code == 0 and err == ""
     obj = json.loads(out)
     assert set(obj) == {"scenario", "params", "features", "entropy", "mi_class", "mi_features",
-                        "not_computed"}
+                        "entropy_error", "mi_class_error", "mi_features_error", "not_computed"}
     assert obj["not_computed"] == []
+    # the error bounds of the printed values: exact ones 0, ln 3 within one unit of the 12th digit
+    assert obj["entropy_error"][0] == "0" and obj["mi_features_error"][0][3] == "0"
+    assert obj["mi_features_error"][0][1] == "0"  # +inf
+    assert 0 < float(obj["entropy_error"][1]) < 1e-11
+    assert abs(float(obj["entropy"][1]) - 1.0986122886681098) <= float(obj["entropy_error"][1])
     assert obj["features"] == ["X", "3X+1", "Y^2", "X-Y", "Z", "Z^2", "Y", "X^2", "W+2", "Z+W"]
     assert obj["params"] == {"delta": "0.5", "k": "0.2", "a": "3", "b": "1", "d": "2"}
     assert obj["entropy"][1] == "1.09861228867"  # ln 3 to 12 significant digits

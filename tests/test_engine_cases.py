@@ -14,6 +14,8 @@ from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.overrides import bind_from_cli
 from fstheory.scenarios.scenario_file import ScenarioFileError, load_scenario_file, parse_scenario_text
 from fstheory.theory.extended import Form
+from fstheory.reports.values_output import value_text
+from known_values import has_number, known
 
 DATA = Path(__file__).parent / "data" / "engine"
 DIGITS = 15
@@ -25,8 +27,8 @@ def values(name: str, digits: int = DIGITS, **params):
 
 
 def agree(x, expected, digits: int = DIGITS - 1) -> bool:
-    assert x.is_finite, x
-    return abs(x.value - expected) <= mpmath.mpf(10) ** -digits * max(1, abs(expected))
+    assert has_number(x), x
+    return abs(known(x) - expected) <= mpmath.mpf(10) ** -digits * max(1, abs(expected))
 
 
 def hb(p):
@@ -63,7 +65,10 @@ def test_three_variable_rule_values_against_quadrature_in_another_order():
     for zero in ("X^2", "|Y|", "W", "2*W-1"):  # symmetry or independence: exactly 0
         assert v.mi_class[labels.index(zero)].is_zero, zero
     result = select(v, "mrmr")
-    assert result.stop is None and len(result.order) == len(labels)
+    if all(x.is_determinate for x in v.mi_class):
+        assert result.stop is None and len(result.order) == len(labels)
+    else:  # an estimate is never ranked on: the step that needs it is undecided, and says why
+        assert result.undecided and "not proved" in result.stop.statement
 
 
 def _clip(t):
@@ -89,7 +94,7 @@ def test_non_zero_threshold_normal():
     assert agree(v.mi_class[2], h_c)            # X + Y
     assert v.mi_class[3].is_zero                # X - Y
     assert agree(v.mi_class[0], mi_x)
-    assert agree(v.mi_class[4], mi_y2) and v.mi_class[4].value > mpmath.mpf("0.018")
+    assert agree(v.mi_class[4], mi_y2) and known(v.mi_class[4]) > mpmath.mpf("0.018")
     assert "function of the feature" in v.provenance[("mi_c", 2)]
     half = values("normal_threshold", k="0.5")
     with mpmath.workdps(30):
@@ -107,7 +112,7 @@ def test_uniform_threshold_half():
     v = values("uniform_threshold")
     p = mpmath.mpf(9) / 32
     assert agree(v.mi_class[2], hb(p))
-    assert v.mi_class[2].text(6) == "0.594130"
+    assert value_text(v.mi_class[2], 6).lstrip("~") == "0.594130"
     with mpmath.workdps(30):
         mi_x = hb(p) - mpmath.quad(lambda x: hb(_clip((1 - (mpmath.mpf(1) / 2 - x)) / 2)) / 2,
                                    [-1, -mpmath.mpf(1) / 2, 1])
@@ -144,7 +149,7 @@ def test_laplace_plus_normal_and_logistic_minus_normal():
         h = 2 * mpmath.quad(lambda z: -f(z) * mpmath.log(f(z)), [0, 2, 8, 30, 100])
     assert agree(v.entropy[0], h)
     assert agree(v.mi_class[0], mpmath.log(2))   # C = 1{X + Y >= 0} is a function of X + Y
-    assert v.entropy[1].is_finite                 # logistic - normal: one numerical level
+    assert has_number(v.entropy[1])               # logistic - normal: one numerical level
     assert agree(v.entropy[1], mpmath.mpf("2.14111854637974924836248694727"), 13)
     # MI(Z - Y, X + Y) needs a fibre integral inside a 2-D one: refused with the reason
     assert v.mi(0, 1).form is Form.NOT_COMPUTED and "a fibre inside a two-dimensional integral" in v.mi(0, 1).cause

@@ -21,6 +21,19 @@ Finite values are :class:`mpmath.mpf`; their precision is the caller's ``mpmath.
 context. Zero is unsigned: an exact zero (e.g. ``ln(1)``) has no sign, which is why division by it
 needs the convention below.
 
+Enclosures. A finite value carries a rigorous ``radius``: the true number lies in
+``[value - radius, value + radius]`` (:meth:`ExtendedReal.enclosure`). A value the engine proved
+by ball arithmetic has the radius of its ball; an exact value (an exact 0, a dyadic rational such
+as 1/2, a constant given exactly) has radius 0; +-inf have radius 0. Arithmetic carries the
+radii (and the rounding of each operation) forward, so a difference of two close values knows
+how many of its digits are proved, and :meth:`ExtendedReal.text` prints only those: never a
+digit that is not proved (|printed - true| < one unit in the last printed place).
+
+Estimates. A value that the engine computed without a rigorous bound (a numerical integral whose
+error is only estimated) is not a finite value: it is ``not computed`` (an ordering never ranks
+past it), and carries the estimate and its error estimate in ``estimate`` for display
+(:attr:`ExtendedReal.is_estimate`).
+
 Examples
 --------
 >>> from fstheory.theory.extended import xr, POS_INF
@@ -37,12 +50,16 @@ True
 
 from __future__ import annotations
 
+import decimal
 import enum
+import functools
 import numbers
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterable
 
 import mpmath
+from mpmath import libmp as _libmp
 
 __all__ = [
     "Form",
@@ -58,6 +75,8 @@ __all__ = [
     "xmin",
     "xmean",
     "IndeterminateComparison",
+    "Enclosure",
+    "proved_digits",
 ]
 
 
@@ -116,6 +135,27 @@ def _to_mpf(v) -> mpmath.mpf:
     raise TypeError(f"cannot make an extended real from {v!r}")
 
 
+@dataclass(frozen=True)
+class Enclosure:
+    """A proved enclosure of a determinate value: the true number is in
+    ``[mid - radius, mid + radius]`` (radius 0: exact; +-inf have radius 0)."""
+
+    mid: mpmath.mpf
+    radius: mpmath.mpf
+
+    @property
+    def lower(self) -> mpmath.mpf:
+        return self.mid - self.radius if self.radius else self.mid
+
+    @property
+    def upper(self) -> mpmath.mpf:
+        return self.mid + self.radius if self.radius else self.mid
+
+    @property
+    def exact(self) -> bool:
+        return not self.radius
+
+
 @dataclass(frozen=True, eq=False)
 class ExtendedReal:
     """A point of the extended real line, or a named indeterminate.
@@ -131,6 +171,12 @@ class ExtendedReal:
         For an indeterminate, the operation that produced it, with its operands.
     label : str or None
         An optional name ("h(X)", "MI(C,X)") used to describe operations in causes.
+    radius : mpmath.mpf or None
+        For a finite value: a rigorous bound of |true - value| (None or 0: exact). The result of
+        an operation computes it on first use (an ordering compares values and reads few radii).
+    estimate : tuple or None
+        For a value not computed because only an estimate is known: (estimate, error
+        estimate), both mpf, shown by the ``values`` output but never used as a value.
     """
 
     kind: Kind
@@ -138,19 +184,38 @@ class ExtendedReal:
     form: Form | None = None
     cause: str | None = None
     label: str | None = None
+    _radius: object = None  # an mpf, None (exact), or (a, b, op, prec) until first read
+    estimate: tuple | None = None
+
+    @property
+    def radius(self) -> mpmath.mpf | None:
+        r = self._radius
+        if type(r) is tuple:
+            r = _radius(*r, self.value)
+            object.__setattr__(self, "_radius", r)
+        return r
 
     # ----- construction -------------------------------------------------------------------------
     @staticmethod
-    def finite(v, label: str | None = None) -> "ExtendedReal":
-        return ExtendedReal(Kind.FINITE, _to_mpf(v), label=label)
+    def finite(v, label: str | None = None, radius=None) -> "ExtendedReal":
+        """A finite value; ``radius`` a rigorous bound of its error (None: exact)."""
+        r = _to_mpf(radius) if radius is not None else None
+        return ExtendedReal(Kind.FINITE, _to_mpf(v), label=label, _radius=r or None)
 
     @staticmethod
     def indeterminate(form: Form, cause: str, label: str | None = None) -> "ExtendedReal":
         return ExtendedReal(Kind.INDETERMINATE, form=form, cause=cause, label=label)
 
+    @staticmethod
+    def estimated(value, error, cause: str, label: str | None = None) -> "ExtendedReal":
+        """Not computed, with an estimate and its (not rigorous) error estimate for display."""
+        return ExtendedReal(Kind.INDETERMINATE, form=Form.NOT_COMPUTED, cause=cause, label=label,
+                            estimate=(_to_mpf(value), _to_mpf(error)))
+
     def named(self, label: str | None) -> "ExtendedReal":
         """The same value carrying another label."""
-        return ExtendedReal(self.kind, self.value, self.form, self.cause, label)
+        return ExtendedReal(self.kind, self.value, self.form, self.cause, label, self._radius,
+                            self.estimate)
 
     # ----- predicates ---------------------------------------------------------------------------
     @property
@@ -181,6 +246,34 @@ class ExtendedReal:
     def is_zero(self) -> bool:
         return self.kind is Kind.FINITE and self.value == 0
 
+    @property
+    def is_estimate(self) -> bool:
+        """Not computed, but with an estimate (:attr:`estimate`) that is not proved."""
+        return self.estimate is not None
+
+    def enclosure(self) -> Enclosure:
+        """The proved enclosure of a determinate value: ``Enclosure(mid, radius)``, the true
+        number in [mid - radius, mid + radius]; radius 0 for an exact value and for +-inf.
+
+        Raises
+        ------
+        ValueError
+            For an indeterminate or not-computed value (an estimate included), naming its cause.
+
+        Examples
+        --------
+        >>> xr("0.5").enclosure()
+        Enclosure(mid=mpf('0.5'), radius=mpf('0.0'))
+        >>> e = (xr(1) / xr(3)).enclosure()
+        >>> e.radius < mpmath.mpf(10) ** -14, e.exact
+        (True, False)
+        """
+        if self.kind is Kind.INDETERMINATE:
+            raise ValueError(f"no enclosure: {self.form.value} ({self.cause})")
+        if self.kind is Kind.FINITE:
+            return Enclosure(self.value, self.radius or mpmath.mpf(0))
+        return Enclosure(mpmath.inf if self.kind is Kind.POS_INF else -mpmath.inf, mpmath.mpf(0))
+
     def sign(self) -> int:
         """-1, 0 or +1 (raises for an indeterminate)."""
         if self.kind is Kind.POS_INF:
@@ -194,7 +287,8 @@ class ExtendedReal:
     # ----- description --------------------------------------------------------------------------
     def text(self, digits: int = 6) -> str:
         """'+inf', '-inf', the form ('0/0', ...) or the value with ``digits`` significant digits,
-        an integer in [1, 100] (else a :class:`fstheory.errors.UserInputError` naming it)."""
+        fewer when fewer are proved by its radius (none proved: ``0 +/- b`` with |x| <= b);
+        ``digits`` an integer in [1, 100] (else a :class:`fstheory.errors.UserInputError` naming it)."""
         if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) \
                 or not 1 <= digits <= 100:
             from fstheory.errors import UserInputError
@@ -202,7 +296,14 @@ class ExtendedReal:
             raise UserInputError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
         digits = int(digits)
         if self.kind is Kind.FINITE:
-            return format_value(self.value, digits)
+            if not self.radius:
+                return format_value(self.value, digits)
+            shown = proved_digits(self.value, self.radius, digits)
+            if shown == 0:
+                with mpmath.workdps(15):
+                    bound = abs(self.value) + self.radius
+                    return f"0 +/- {mpmath.nstr(bound * (1 + mpmath.mpf(2) ** -40), 2)}"
+            return format_value(self.value, shown)
         if self.kind is Kind.INDETERMINATE:
             return self.form.value
         return self.kind.value
@@ -257,7 +358,7 @@ class ExtendedReal:
     def __neg__(self) -> "ExtendedReal":
         label = f"-{_wrap(self.label, '*')}" if self.label else None
         if self.kind is Kind.FINITE:
-            return ExtendedReal(Kind.FINITE, -self.value, label=label)
+            return ExtendedReal(Kind.FINITE, -self.value, label=label, _radius=self._radius)
         if self.kind is Kind.POS_INF:
             return ExtendedReal(Kind.NEG_INF, label=label)
         if self.kind is Kind.NEG_INF:
@@ -422,13 +523,17 @@ def _binary(a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
             return a.named(label)
         if b.is_infinite:
             return b.named(label)
-        return ExtendedReal(Kind.FINITE, a.value + b.value, label=label)
+        v = a.value + b.value
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "+", mpmath.mp.prec))
     if op == "*":
         if (a.is_infinite and b.is_zero) or (a.is_zero and b.is_infinite):
             return _indeterminate(Form.ZERO_TIMES_INF, a, b, op)
         if a.is_infinite or b.is_infinite:
             return _inf(a.sign() * b.sign(), label)
-        return ExtendedReal(Kind.FINITE, a.value * b.value, label=label)
+        v = a.value * b.value
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "*", mpmath.mp.prec))
     if op == "/":
         if a.is_zero and b.is_zero:
             return _indeterminate(Form.ZERO_OVER_ZERO, a, b, op)
@@ -440,8 +545,80 @@ def _binary(a: ExtendedReal, b: ExtendedReal, op: str) -> ExtendedReal:
             return ExtendedReal(Kind.FINITE, mpmath.mpf(0), label=label)
         if a.is_infinite:
             return _inf(a.sign() * b.sign(), label)
-        return ExtendedReal(Kind.FINITE, a.value / b.value, label=label)
+        v = a.value / b.value
+        return ExtendedReal(Kind.FINITE, v, label=label,
+                            _radius=(a, b, "/", mpmath.mp.prec))
     raise ValueError(f"unknown operation {op!r}")
+
+
+def _radius(a: ExtendedReal, b: ExtendedReal, op: str, prec: int, v: mpmath.mpf):
+    """A rigorous bound of |true - v| for ``v = a op b`` computed in mpf at ``prec`` bits: the
+    operands' radii carried through the operation, plus the rounding of ``v``, all enlarged by
+    (1 + 2^(4 - prec)) for the rounding of this bound's own few operations (done at ``prec``
+    bits too). None when both operands are exact and so is ``v`` (the exact operation is checked
+    only then)."""
+    ra, rb = a.radius, b.radius
+    rounding, grow = _rounding(prec)
+    with mpmath.workprec(prec):
+        if ra is None and rb is None:
+            x, y = a.value._mpf_, b.value._mpf_
+            if op == "+":
+                exact = _libmp.mpf_add(x, y, 0) == v._mpf_
+            elif op == "*":
+                exact = _libmp.mpf_mul(x, y, 0) == v._mpf_
+            else:
+                exact = _libmp.mpf_mul(v._mpf_, y, 0) == x
+            return None if exact else abs(v) * rounding * grow
+        ra, rb = ra or 0, rb or 0
+        if op == "+":
+            spread = ra + rb
+        elif op == "*":
+            spread = abs(a.value) * rb + abs(b.value) * ra + ra * rb
+        else:
+            ay = abs(b.value)
+            if rb and rb * 2 > ay:
+                return mpmath.inf
+            spread = (abs(a.value) * rb + ay * ra) / (ay * (ay - rb))
+        return (spread + abs(v) * rounding) * grow  # v's rounding, whether or not it happened
+
+
+@functools.lru_cache(maxsize=64)
+def _rounding(prec: int) -> tuple:
+    """(2^(1 - prec), 1 + 2^(4 - prec)): the relative rounding of one operation at ``prec`` bits,
+    and the enlargement covering the rounding of a bound's own operations."""
+    return mpmath.ldexp(1, 1 - prec), 1 + mpmath.ldexp(1, 4 - prec)
+
+
+def proved_digits(value: mpmath.mpf, radius: mpmath.mpf, digits: int) -> int:
+    """The largest d <= ``digits`` such that ``value`` printed with d significant digits is within
+    one unit in its last place of every number in [value - radius, value + radius] (0 if none).
+
+    >>> proved_digits(mpmath.mpf("0.123456"), mpmath.mpf("1e-4"), 6)
+    3
+    >>> proved_digits(mpmath.mpf(1) / 3, mpmath.mpf(0), 30)
+    30
+    """
+    if not radius:
+        return digits
+    if not mpmath.isfinite(radius) or value == 0 or radius >= abs(value):
+        return 0
+    with mpmath.workdps(20):
+        quick = abs(value) * mpmath.mpf(10) ** -(digits + 1)
+    if radius <= quick * (1 - mpmath.mpf(2) ** -50):  # |printed - value| <= ulp/2, radius <= ulp/10
+        return digits
+    m, r = _fraction(value), _fraction(radius)
+    for d in range(digits, 0, -1):
+        printed = decimal.Decimal(format_value(value, d))
+        ulp = Fraction(10) ** (printed.adjusted() - d + 1)
+        if abs(Fraction(printed) - m) + r < ulp:
+            return d
+    return 0
+
+
+def _fraction(x: mpmath.mpf) -> Fraction:
+    sign, man, exp, _ = x._mpf_
+    q = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -q if sign else q
 
 
 def xsum(values: Iterable, label: str | None = None) -> ExtendedReal:

@@ -449,7 +449,7 @@ class Certifier:
     def _numerical_constant(self, q, label):
         """A constant whose closed form arb cannot enclose (an integral whose integrand is
         singular at an end of its range, other than those of
-        :mod:`fstheory.atlas.certificate.constants`): the engine's value (tanh-sinh quadrature at
+        :mod:`fstheory.theory.special_integrals`): the engine's value (tanh-sinh quadrature at
         digits + GUARD_DIGITS) with a radius 10^-(digits + GUARD_DIGITS/2) relative, an
         assumption the certificate states. No built-in scenario reaches it today."""
         from flint import arb

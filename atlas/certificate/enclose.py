@@ -8,10 +8,11 @@ function of the swept parameter t (MI(C, X) and MI(C, 3X+1) share one), enclosed
 structure
     0 (identically: the exact world's exact zero) or +inf.
 constants
-    closed forms without t: evaluated as arb balls (:func:`arb_of`, integrals over finite ranges
-    by ``acb.integral``, the integrals of MI(Y^2, X-Y) in Scenarios II and III, singular at an end
-    or over the half line, with the proved end bounds of :mod:`fstheory.atlas.certificate.constants`);
-    the skew-normal expectations by :func:`skew_normal_mi_ball`.
+    closed forms without t: evaluated as arb balls by the project's one compiler
+    (:func:`fstheory.theory.arbexpr.arb_of`: integrals over finite ranges by ``acb.integral``,
+    the integrals of MI(Y^2, X-Y) in Scenarios II and III, singular at an end or over the half
+    line, with the proved end bounds of :mod:`fstheory.theory.special_integrals`); the
+    skew-normal expectations by :func:`fstheory.theory.skew_normal.skew_normal_mi_ball`.
 :class:`GenericLeaf`
     an elementary closed form in t (entropies over delta or sigma; ln 2 - k/2): the expression
     and its derivative evaluated on the cell as a ball (a valid, if wide, enclosure). Where the
@@ -26,15 +27,15 @@ constants
     * 4 MI(C_k, X-Y) = 1 - 3k/2 + sum_{j >= 2} 2 k^j / ((j-1) j (j+1)): decreasing and convex
       (its derivative rises to 0 at k = 1).
 
-    Point values: the series with a geometric tail bound for k <= 1/2, the closed form in arb
-    above, the limits at k = 1.
+    Point values: the series (:mod:`fstheory.theory.uniform_class`) with a geometric tail bound
+    for k <= 1/2, the closed form in arb above, the limits at k = 1.
 :class:`SkewNormalLeaf`
     Scenario II's MI(C, V) = F(|lambda(t)|) with F(mu) = E[ln 2 Phi(mu A)], A ~ SN(0, 1, mu),
     strictly increasing in mu >= 0 (docs/atlas.md), and |lambda(t)| monotone between its
     critical points (found exactly with sympy). The range over a cell is the hull of F at the
     ends (and at a critical point inside); F(0) = 0 and F(+inf) = ln 2 exactly. The derivative
     F'(mu) |lambda|'(t) uses F' over the cell's range of mu as one certified integral with mu a
-    ball.
+    ball (F and F' are in :mod:`fstheory.theory.skew_normal`).
 
 A value that cannot be enclosed (a numerical-route value, an integral over an infinite range
 that is not a skew-normal expectation) raises :class:`NoEnclosure` with the reason: the
@@ -52,38 +53,27 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import arb, ctx
 
 from fstheory.atlas.certificate.interval import IX
 from fstheory.atlas.values import man_exp
-from fstheory.theory.interrupts import acb_integral
+from fstheory.theory.arbexpr import NoEnclosure, arb_from_mpf, arb_of
+from fstheory.theory.quadrature import flint_precision as working_precision
+from fstheory.theory.skew_normal import (skew_normal_argument, skew_normal_mi_ball,
+                                         skew_normal_mi_derivative_ball,
+                                         skew_normal_mi_pole_slope_ball)
 from fstheory.theory.symbolic import exact_nsimplify
+from fstheory.theory.uniform_class import uniform_series
 
 __all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
            "skew_normal_mi_derivative_ball", "skew_normal_mi_pole_slope_ball", "uniform_series",
            "Leaf", "ConstLeaf", "GenericLeaf", "UniformClassLeaf", "SkewNormalLeaf",
            "CellMemoLeaf", "skew_normal_argument"]
-
-
-class NoEnclosure(Exception):
-    """A quantity has no rigorous enclosure here (the reason is the message)."""
-
-
-@contextlib.contextmanager
-def working_precision(bits: int):
-    old = ctx.prec
-    ctx.prec = bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
 
 
 @dataclass(frozen=True)
@@ -106,120 +96,7 @@ class Cell:
 
 
 def _arb_from_mpf(x: mpmath.mpf) -> arb:
-    if mpmath.isinf(x):
-        return arb.pos_inf() if x > 0 else arb.neg_inf()
-    man, exp = man_exp(x)
-    return arb(man) * arb(2) ** exp if exp >= 0 else arb(man) / arb(2) ** (-exp)
-
-
-def arb_of(x, env: dict | None = None):
-    """A ball (arb, or acb inside an integral) containing the value of the sympy expression,
-    number, Fraction or mpf ``x``; ``env`` maps free symbols to balls."""
-    if isinstance(x, mpmath.mpf):
-        return _arb_from_mpf(x)
-    if isinstance(x, Fraction):
-        return arb(x.numerator) / x.denominator
-    if isinstance(x, int):
-        return arb(x)
-    return _compile(sp.sympify(x), env or {})
-
-
-_FUNCS = {sp.log: "log", sp.exp: "exp", sp.erfc: "erfc", sp.erf: "erf", sp.sin: "sin",
-          sp.cos: "cos"}
-
-
-def _branch(x, name: str, analytic: bool):
-    """log or sqrt of a ball; inside an integrand (acb) with acb.integral's ``analytic`` flag, so
-    that a ball that meets the branch cut is not taken as analytic there."""
-    return getattr(x, name)(analytic=analytic) if isinstance(x, acb) else getattr(x, name)()
-
-
-def _compile(e: sp.Expr, env: dict, analytic: bool = False):
-    if e.is_Symbol:
-        if e not in env:
-            raise NoEnclosure(f"free symbol {e} in a constant")
-        return env[e]
-    if e.is_Integer:
-        return arb(int(e))
-    if e.is_Rational:
-        return arb(int(e.p)) / int(e.q)
-    if e is sp.pi:
-        return arb.pi()
-    if e is sp.E:
-        return arb.const_e()
-    if e is sp.EulerGamma:
-        return arb.const_euler()
-    if e.is_Float:
-        return _arb_from_mpf(mpmath.mpf(e))
-    if e.is_Add:
-        out = arb(0)
-        for a in e.args:
-            out = out + _compile(a, env, analytic)
-        return out
-    if e.is_Mul:
-        out = arb(1)
-        for a in e.args:
-            out = out * _compile(a, env, analytic)
-        return out
-    if e.is_Pow:
-        base = _compile(e.base, env, analytic)
-        if e.exp.is_Integer:
-            n = int(e.exp)
-            out = arb(1) if not isinstance(base, acb) else acb(1)
-            for _ in range(abs(n)):
-                out = out * base
-            return 1 / out if n < 0 else out
-        if e.exp == sp.Rational(1, 2):
-            return _branch(base, "sqrt", analytic)
-        if e.exp == sp.Rational(-1, 2):
-            return 1 / _branch(base, "sqrt", analytic)
-        return (_compile(e.exp, env, analytic) * _branch(base, "log", analytic)).exp()
-    if isinstance(e, sp.Abs):
-        v = _compile(e.args[0], env, analytic)
-        if isinstance(v, acb):
-            raise NoEnclosure("|x| inside an integrand is not analytic")
-        return abs(v)
-    if isinstance(e, sp.atan):  # (branch cuts off the real line: not inside an integrand)
-        v = _compile(e.args[0], env, analytic)
-        if isinstance(v, acb):
-            raise NoEnclosure("atan inside an integrand")
-        return v.atan()
-    if isinstance(e, sp.polygamma) and e.args[0] == 0:
-        return _compile(e.args[1], env, analytic).digamma()
-    if isinstance(e, sp.expint):  # E_s(z) (Scenario III's h(X-Y) has E_1(1))
-        return _compile(e.args[1], env, analytic).expint(_compile(e.args[0], env, analytic))
-    for f, name in _FUNCS.items():
-        if isinstance(e, f):
-            x = _compile(e.args[0], env, analytic)
-            return _branch(x, name, analytic) if name == "log" else getattr(x, name)()
-    if isinstance(e, sp.Integral):
-        return _integral(e, env)
-    raise NoEnclosure(f"no ball rule for {e.func.__name__}")
-
-
-def _integral(e: sp.Integral, env: dict) -> arb:
-    if len(e.limits) != 1 or len(e.limits[0]) != 3:
-        raise NoEnclosure("only one-dimensional definite integrals")
-    from fstheory.atlas.certificate.constants import special_integral_ball
-
-    special = special_integral_ball(e)
-    if special is not None:  # an integrand arb cannot evaluate at an end: proved end bounds
-        return special
-    var, a, b = e.limits[0]
-    if not (a.is_finite and b.is_finite):
-        raise NoEnclosure("an integral over an infinite range (not a skew-normal expectation)")
-    lo, hi = _compile(a, env), _compile(b, env)
-    body = e.function
-
-    def f(z, analytic):
-        inner = dict(env)
-        inner[var] = z
-        return acb(_compile(body, inner, analytic))
-
-    val = acb_integral(f, acb(lo), acb(hi))
-    if not val.real.is_finite() or not val.imag.contains(0):
-        raise NoEnclosure(f"the integral {e} was not enclosed")
-    return val.real
+    return arb_from_mpf(x)
 
 
 def to_ix(a: arb, dlo=None, dhi=None, slo=False, shi=False) -> IX:
@@ -254,180 +131,6 @@ def _hull(balls) -> arb:
 
 def _inf_ix(sign: int, strict: bool) -> tuple:
     return (mpmath.inf if sign > 0 else -mpmath.inf), strict
-
-
-# ----- Scenario II: the skew-normal expectation F(mu) and its derivative -----------------------------
-
-
-def _tail_cut() -> int:
-    """Truncation T of the half line: phi(T) < 2^-(prec+10)."""
-    return int(math.sqrt(2 * (ctx.prec + 10) * math.log(2))) + 2
-
-
-def _phi_bound(T: int) -> arb:
-    return (-(arb(T) ** 2) / 2).exp() / (2 * arb.pi()).sqrt()
-
-
-def skew_normal_mi_ball(mu: arb) -> arb:
-    r"""F(mu) = E[ln 2 Phi(mu A)], A ~ SN(0, 1, mu), for a ball mu >= 0 (a point or an interval of
-    mu: the ball contains F at every mu in it).
-
-    F(mu) = ln 2 - 2 int_0^oo phi(v) H_b(Phi(mu v)) dv (H_b the binary entropy in nats), and for
-    mu > 1 after w = mu v: ln 2 - (2/mu) int_0^oo phi(w/mu) H_b(Phi(w)) dw. The range is cut at T
-    with the tail bounded (docs/atlas.md): 2 ln 2 phi(T)/T, and 4 phi(T) / (mu sqrt(2 pi)).
-    """
-    if not mu.is_finite():
-        raise NoEnclosure("mu is not finite")
-    if mu.is_zero():
-        return arb(0)
-    T = _tail_cut()
-    s2 = arb(2).sqrt()
-    rt = (2 * arb.pi()).sqrt()
-    big = mu.lower() > 1
-    m = acb(mu)
-
-    def hb(x, analytic):  # H_b(Phi(x)), Phi(x) = erfc(-x/sqrt 2)/2, 1 - Phi(x) = erfc(x/sqrt 2)/2
-        p = (-x / s2).erfc() / 2
-        q = (x / s2).erfc() / 2
-        # log has a branch cut: acb.integral needs it to say where it is not analytic
-        return -(p * p.log(analytic=analytic) + q * q.log(analytic=analytic))
-
-    if big:
-        def f(w, analytic):
-            v = w / m
-            return 2 * (-(v * v) / 2).exp() / rt * hb(w, analytic) / m
-        tail = 4 * _phi_bound(T) / (mu * rt)
-    else:
-        def f(v, analytic):
-            return 2 * (-(v * v) / 2).exp() / rt * hb(m * v, analytic)
-        tail = 2 * arb(2).log() * _phi_bound(T) / T
-    val = acb_integral(f, 0, T)
-    if not val.real.is_finite():
-        raise NoEnclosure("the skew-normal integral was not enclosed")
-    return arb(2).log() - val.real - arb(0, tail)  # the tail is >= 0: widen down by it
-
-
-def skew_normal_mi_derivative_ball(mu: arb) -> arb:
-    r"""F'(mu) = 2 int_0^oo v phi(v) phi(mu v) ln(Phi(mu v) / Phi(-mu v)) dv >= 0 over a ball of
-    mu >= 0 (0 at mu = 0; for mu > 1 after w = mu v: (2/mu^2) int_0^oo w phi(w/mu) phi(w) ln(Phi(w)/Phi(-w)) dw),
-    the range cut at T with the tail bounded by 2 (T^2 + 2) phi(T) / sqrt(2 pi) (for x >= 3,
-    ln(Phi(x)/Phi(-x)) <= x^2 by Mills' ratio, and int_T^oo v^3 phi(v) dv = (T^2 + 2) phi(T)).
-
-    Only a coarse enclosure is needed (the sign of a derivative over a cell): the quadrature
-    stops at a relative tolerance 2^-24, which keeps a wide ball of mu cheap."""
-    m = acb(mu)
-    if mu.lower() > 1:
-        def f(w, analytic, phi, logit):
-            return 2 * w * phi(w / m) * phi(w) * logit(w, analytic) / (m * m)
-    else:
-        def f(v, analytic, phi, logit):
-            return 2 * v * phi(v) * phi(m * v) * logit(m * v, analytic)
-    return _logit_quadrature(f)
-
-
-def skew_normal_mi_pole_slope_ball(s: arb) -> arb:
-    r"""L(s) = F'(1/s) / s^2 = 2 int_0^oo w phi(s w) phi(w) ln(Phi(w) / Phi(-w)) dw for a point
-    s >= 0 (the form of :func:`skew_normal_mi_derivative_ball` for mu > 1 with s = 1/mu, which
-    stays finite as mu -> +inf: L(0) = 2 phi(0) int_0^oo H_b(Phi(w)) dw = 0.72065...).
-
-    The integrand is >= 0 and decreasing in s (phi(s w) is, for w >= 0), so L is decreasing in s
-    and L(s) for s in [s0, s1] lies in [L(s1), L(s0)]. The tail past T is bounded as in
-    :func:`skew_normal_mi_derivative_ball` (phi(s w) <= phi(0))."""
-    sc = acb(s)
-
-    def f(w, analytic, phi, logit):
-        return 2 * w * phi(sc * w) * phi(w) * logit(w, analytic)
-
-    return _logit_quadrature(f)
-
-
-def _logit_quadrature(f) -> arb:
-    """int_0^T f(w, analytic, phi, logit) dw (phi the normal density, logit(x) =
-    ln(Phi(x)/Phi(-x))) at relative tolerance 2^-24, widened by the tail bound
-    2 (T^2 + 2) phi(T) / sqrt(2 pi) of :func:`skew_normal_mi_derivative_ball`."""
-    T = _tail_cut()
-    s2 = arb(2).sqrt()
-    rt = (2 * arb.pi()).sqrt()
-
-    def logit(x, analytic):
-        return ((-x / s2).erfc()).log(analytic=analytic) - ((x / s2).erfc()).log(
-            analytic=analytic)
-
-    def phi(x):
-        return (-(x * x) / 2).exp() / rt
-
-    val = acb_integral(lambda w, analytic: f(w, analytic, phi, logit), 0, T,
-                       rel_tol=arb(2) ** -24, eval_limit=4000)
-    if not val.real.is_finite():
-        raise NoEnclosure("the derivative integral was not enclosed")
-    tail = 2 * (arb(T) ** 2 + 2) * _phi_bound(T) / rt
-    return val.real + arb(0, tail)
-
-
-def skew_normal_argument(expr: sp.Expr):
-    """mu(t) >= 0 with ``expr`` = F(mu(t)) exactly as :func:`fstheory.theory.law_algebra.skew_normal_mi`
-    writes it, or None when ``expr`` is not such an expectation."""
-    from fstheory.theory.law_algebra import skew_normal_mi
-
-    if not isinstance(expr, sp.Integral) or len(expr.limits) != 1:
-        return None
-    u = expr.limits[0][0]
-    args = {a.args[0] for a in expr.function.atoms(sp.erfc)}
-    if len(args) != 1:
-        return None
-    mu = sp.simplify(args.pop() * sp.sqrt(2) / u)
-    if mu.has(u):
-        return None
-    d = sp.Dummy("mu", positive=True)
-    target = skew_normal_mi(d)
-    arg0 = list(expr.function.atoms(sp.erfc))[0].args[0]
-    if expr.function.xreplace({arg0: d * u / sp.sqrt(2)}) != target.function.xreplace(
-            {target.limits[0][0]: u}):
-        return None
-    return sp.Abs(mu)
-
-
-# ----- Scenario I: the two series ------------------------------------------------------------------
-
-
-def uniform_series(which: str, k: arb, derivative: bool = False) -> arb:
-    """MI(C_k, Y) (``which`` "Y") or MI(C_k, X-Y) ("X-Y") of Scenario I, or its derivative, by
-    the power series of the module docstring, for 0 <= k <= 1/2: each coefficient is at most 1
-    in absolute value, so the tail from k^m on is at most k^m / (1 - k)."""
-    if not (k.upper() <= arb(1) / 2):
-        raise NoEnclosure("the series is used for k <= 1/2 only")
-    total = arb(0)
-    power = arb(1)  # k^e
-    e = 0
-    eps = arb(2) ** -(ctx.prec + 10)
-    kk = abs(k).upper()
-    while True:
-        c = _series_coefficient(which, e, derivative)
-        if c:
-            total += arb(c.numerator) / c.denominator * power
-        e += 1
-        power = power * k
-        bound = kk**e / (1 - kk)
-        if e > 3 and bound < eps:
-            break
-    return total + arb(0, kk**e / (1 - kk))
-
-
-def _series_coefficient(which: str, e: int, derivative: bool) -> Fraction:
-    """Coefficient of k^e in the series (or in its derivative)."""
-    if derivative:
-        return (e + 1) * _series_coefficient(which, e + 1, False)
-    if which == "Y":  # k^(n-1)/(n(n-1)(n-2)), n odd >= 3: e = n - 1 even >= 2
-        if e < 2 or e % 2:
-            return Fraction(0)
-        n = e + 1
-        return Fraction(1, n * (n - 1) * (n - 2))
-    # 4 MI(C_k, X-Y) = 1 - 3k/2 + sum_{j>=2} 2k^j/((j-1)j(j+1))
-    if e == 0:
-        return Fraction(1, 4)
-    if e == 1:
-        return Fraction(-3, 8)
-    return Fraction(2, (e - 1) * e * (e + 1)) / 4
 
 
 # ----- leaves --------------------------------------------------------------------------------------

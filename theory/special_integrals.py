@@ -1,5 +1,7 @@
-r"""Rigorous enclosures of the two integrals of the atlas certificate that ``acb.integral`` cannot
-enclose on their own: integrals whose integrand arb cannot evaluate at an end of the range.
+r"""Rigorous enclosures of the integrals of the closed forms that ``acb.integral`` cannot enclose
+on their own: integrals whose integrand arb cannot evaluate at an end of the range (the
+compiler :mod:`fstheory.theory.arbexpr` recognises them; the engine's point values and the
+atlas certificate both read them from here).
 
 Both come from MI(Y^2, X-Y) = MI(X-Y, X^2) = MI(Z^2, Z+W) (one closed form per scenario).
 
@@ -46,8 +48,8 @@ cut) and is integrated by ``acb.integral`` over [0, R]. For the tail, 0 <= log(1
 
 Examples
 --------
->>> from fstheory.atlas.certificate.enclose import working_precision
->>> with working_precision(120):
+>>> from fstheory.theory.quadrature import flint_precision
+>>> with flint_precision(120):
 ...     b = laplace_integral_ball()
 >>> b.rad() < 1e-30
 True
@@ -55,10 +57,13 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 from flint import acb, arb, ctx
 
 from fstheory.theory.interrupts import acb_integral
+from fstheory.theory.arbexpr import NoEnclosure, compile_expr
 
 __all__ = ["NORMAL_INTEGRALS", "LAPLACE_INTEGRAL", "special_integral_ball", "normal_integral_ball",
            "laplace_integral_ball"]
@@ -104,15 +109,13 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
     """A ball containing one of the three integrals of :data:`NORMAL_INTEGRALS` (at the current
     arb precision): ``acb.integral`` away from the ends where x = 0, plus [0, 32 eps^3] for each
     sliver of width eps (module docstring)."""
-    from fstheory.atlas.certificate.enclose import NoEnclosure, _compile
-
     var, a, b = integral.limits[0]
     eps = arb(2) ** -SLIVER_BITS
     gaps = arb(0)
     ends = []
     for end, cut, inward in ((a, NORMAL_INTEGRALS[integral][0], 1),
                              (b, NORMAL_INTEGRALS[integral][1], -1)):
-        e = _compile(end, {})
+        e = compile_expr(end, ())()
         d = arb((e + inward * eps).mid() if cut else e.mid())  # an exact end for acb.integral
         w = arb(abs(d - e).upper())  # the gap between the true end and d is at most w wide
         if cut:  # 0 <= f <= 16 x^2 <= 32 w^2 on the gap (inside the range: checked)
@@ -123,8 +126,8 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
             gaps = gaps + arb(0, 1) * 32 * w
         ends.append(d)
     body = integral.function
-    val = acb_integral(lambda z, analytic: acb(_compile(body, {var: z}, analytic)),
-                       acb(ends[0]), acb(ends[1]))
+    f = compile_expr(body, (var,))
+    val = acb_integral(lambda z, analytic: acb(f(z, analytic=analytic)), acb(ends[0]), acb(ends[1]))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure(f"the integral {integral} was not enclosed")
     return val.real + gaps
@@ -139,8 +142,6 @@ def _atan(w: acb, analytic: bool) -> acb:
 def laplace_integral_ball() -> arb:
     """A ball containing :data:`LAPLACE_INTEGRAL` (at the current arb precision): the rewritten
     integrand over [0, R] by ``acb.integral`` plus the tail's bound (module docstring)."""
-    from fstheory.atlas.certificate.enclose import NoEnclosure
-
     c = 1 + 2 * arb(2).log()
     pi = arb.pi()
 
@@ -167,7 +168,6 @@ def _canonical(integral: sp.Integral):
 
 _NORMAL_CANONICAL = {_canonical(i): i for i in NORMAL_INTEGRALS}
 _LAPLACE_CANONICAL = _canonical(LAPLACE_INTEGRAL)
-_BALLS: dict = {}  # (integral, precision) -> ball: constants, computed once per precision
 
 
 def special_integral_ball(integral: sp.Integral):
@@ -183,8 +183,10 @@ def special_integral_ball(integral: sp.Integral):
         known = LAPLACE_INTEGRAL
     else:
         return None
-    memo = (known, ctx.prec)
-    if memo not in _BALLS:
-        _BALLS[memo] = (laplace_integral_ball() if known is LAPLACE_INTEGRAL
-                        else normal_integral_ball(known))
-    return _BALLS[memo]
+    return _ball_at(known, ctx.prec)
+
+
+@lru_cache(maxsize=64)
+def _ball_at(known: sp.Integral, prec: int) -> arb:
+    """The ball of a known integral at ``prec`` bits: constants, computed once per precision."""
+    return laplace_integral_ball() if known == LAPLACE_INTEGRAL else normal_integral_ball(known)
