@@ -165,7 +165,7 @@ class ClassProbability:
             const = (arb(1), arb(0)) if v_m >= 0 else (arb(0), arb(1))
             return lambda z, analytic=False: const
         sf, cdf = self.rest.sf_branch(-v_m), self.rest.cdf_branch(-v_m)
-        return _bounded(lambda z: (sf(-self._form_fn(*z)), cdf(-self._form_fn(*z))))
+        return _bounded(lambda z, analytic: (sf(-self._form_fn(*z)), cdf(-self._form_fn(*z))))
 
     def entropy_branch(self, m: tuple):
         """H_b(q) as an analytic function of complex balls on the cell of the real point m (for
@@ -292,8 +292,8 @@ class ClassProbability:
             up = b_m > 0
             sf, cdf = law.sf_branch(t_m), law.cdf_branch(t_m)
 
-            def lin(z):
-                t = root(*z)
+            def lin(z, analytic):
+                t = root(*z, analytic=analytic)
                 return (sf(t), cdf(t)) if up else (cdf(t), sf(t))
 
             return _bounded(lin)
@@ -311,8 +311,11 @@ class ClassProbability:
         lower_half = law.cdf(r1_m) < arb("0.5")
         positive = a_m > 0
 
-        def quad(z):
-            r1, r2 = low(*z), high(*z)
+        def quad(z, analytic):
+            # the roots' square root has a branch point where the discriminant vanishes: it
+            # must be evaluated with arb's analytic flag, else a piece ending there would be
+            # integrated as if q were holomorphic around it (a wrong value with a tiny radius)
+            r1, r2 = low(*z, analytic=analytic), high(*z, analytic=analytic)
             inside = cdf2(r2) - cdf1(r1) if lower_half else sf1(r1) - sf2(r2)
             outside = cdf1(r1) + sf2(r2)
             return (outside, inside) if positive else (inside, outside)
@@ -353,7 +356,7 @@ def _bounded(fn):
     unit = arb("0.5", "0.5")
 
     def g(z, analytic=False):
-        q1, q0 = fn(z)
+        q1, q0 = fn(z, analytic)
         if analytic or (q1.is_finite() and q0.is_finite()):
             return q1, q0
         return unit, unit
