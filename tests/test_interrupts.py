@@ -115,43 +115,43 @@ def _laplace_class():
 
 
 def _normal_constant():
-    from fstheory.atlas.certificate.constants import NORMAL_INTEGRALS, normal_integral_ball
+    from fstheory.theory.special_integrals import NORMAL_INTEGRALS, normal_integral_ball
 
     with_prec(64, lambda: normal_integral_ball(list(NORMAL_INTEGRALS)[2]))
 
 
 def _laplace_constant():
-    from fstheory.atlas.certificate.constants import laplace_integral_ball
+    from fstheory.theory.special_integrals import laplace_integral_ball
 
     with_prec(200, laplace_integral_ball)
 
 
 def _sympy_integral():
-    from fstheory.atlas.certificate.enclose import _compile
+    from fstheory.theory.arbexpr import arb_of
 
     x = sp.Symbol("x")
-    with_prec(200, lambda: _compile(sp.Integral(sp.exp(-x**2) * sp.log(1 + x), (x, 0, 2)), {}))
+    with_prec(200, lambda: arb_of(sp.Integral(sp.exp(-x**2) * sp.log(1 + x), (x, 0, 2))))
 
 
 def _skew_normal():
-    from fstheory.atlas.certificate.enclose import skew_normal_mi_ball
+    from fstheory.theory.skew_normal import skew_normal_mi_ball
 
     with_prec(200, lambda: skew_normal_mi_ball(arb("0.7")))
 
 
 def _skew_normal_derivative():
-    from fstheory.atlas.certificate.enclose import skew_normal_mi_derivative_ball
+    from fstheory.theory.skew_normal import skew_normal_mi_derivative_ball
 
     with_prec(200, lambda: skew_normal_mi_derivative_ball(arb("0.7")))
 
 
 SITES = {"theory.quadrature.certified": _certified,
          "atlas.certificate.laplace": _laplace_class,
-         "atlas.certificate.constants (normal)": _normal_constant,
-         "atlas.certificate.constants (laplace)": _laplace_constant,
-         "atlas.certificate.enclose (sympy integral)": _sympy_integral,
-         "atlas.certificate.enclose (skew normal)": _skew_normal,
-         "atlas.certificate.enclose (skew normal derivative)": _skew_normal_derivative}
+         "theory.special_integrals (normal)": _normal_constant,
+         "theory.special_integrals (laplace)": _laplace_constant,
+         "theory.arbexpr (sympy integral)": _sympy_integral,
+         "theory.skew_normal": _skew_normal,
+         "theory.skew_normal (derivative)": _skew_normal_derivative}
 
 
 @pytest.mark.parametrize("site", list(SITES))
