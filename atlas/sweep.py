@@ -363,7 +363,7 @@ class _Sweep:
     @property
     def tie_digits(self) -> int:
         """The ``digits`` of :meth:`order`'s greedy selection (its ties)."""
-        return self.spec.digits + GUARD_DIGITS - 2
+        return self.pv.proof_digits  # the digits its values are proved to
 
     def _order_low(self, t, exact: bool = False):
         """The ordering at ``t`` from the low-precision joint values, and the number of its
