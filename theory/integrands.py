@@ -92,7 +92,9 @@ def log_abs(expr, syms) -> Integrand:
     def branch(m):
         f = branches(m)
         sign = 1 if f(*m) > 0 else -1
-        return lambda z, an: acb(sign * f(*z)).log(analytic=an)
+        # expr's own square roots and powers take the flag too: sqrt is finite on a ball
+        # around its branch point, so without it a piece ending there passes as holomorphic
+        return lambda z, an: acb(sign * f(*z, analytic=an)).log(analytic=an)
 
     return Integrand(value, branch, arb(1000), log_zeros=_simple_zeros(expr, syms))
 
