@@ -450,7 +450,7 @@ def _outer_folded(F: _Fibre, with_class: bool, tol: arb):
                 return out
             out = -_xlogx(total[0], an)
             if F.log_dg is not None:
-                out += total[0] * F.log_dg(w)
+                out += total[0] * F.log_dg(w, analytic=an)
             return out
 
         return g

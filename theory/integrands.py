@@ -92,7 +92,9 @@ def log_abs(expr, syms) -> Integrand:
     def branch(m):
         f = branches(m)
         sign = 1 if f(*m) > 0 else -1
-        return lambda z, an: acb(sign * f(*z)).log(analytic=an)
+        # expr's own square roots and powers take the flag too: sqrt is finite on a ball
+        # around its branch point, so without it a piece ending there passes as holomorphic
+        return lambda z, an: acb(sign * f(*z, analytic=an)).log(analytic=an)
 
     return Integrand(value, branch, arb(1000), log_zeros=_simple_zeros(expr, syms))
 
@@ -250,7 +252,7 @@ class Weights:
                 for d, x in zip(lg, pt):
                     w = w + d(x)
                 if jj is not None:
-                    w = w - _log(jj[1] * jj[0](*pt))
+                    w = w - _log(jj[1] * jj[0](*pt, analytic=True))
                 out.append(w)
             return pts, out
 
@@ -305,21 +307,23 @@ class LogRatios:
             live, ref = self.live, self.ref
 
             def numeric(j):
-                def f(*z):
+                def f(*z, analytic=True):
                     logs = at(z)[1]
                     return logs[live[j]] - logs[live[ref]]
                 return f
 
             self.fns = [numeric(j) for j in range(len(live))]
 
-    def __call__(self, z) -> list:
+    def __call__(self, z, analytic: bool = True) -> list:
+        """The delta_j on the complex ball z (``analytic``: acb.integral's flag, passed to the
+        compiled ratios, whose Jacobians may hold square roots)."""
         if self.constant:
             return self.values
-        return [_acb(f(*z)) for f in self.fns]
+        return [_acb(f(*z, analytic=analytic)) for f in self.fns]
 
 
 def _shifted(f, c):
-    return lambda *z: f(*z) + c
+    return lambda *z, analytic=False: f(*z, analytic=analytic) + c
 
 
 def branch_entropy(system, maps, jac) -> Integrand:
@@ -352,7 +356,7 @@ def branch_entropy(system, maps, jac) -> Integrand:
         if R.constant:
             const = entropy_of(R.values, R.ref)
             return lambda z, an: const
-        return lambda z, an: entropy_of(R(z), R.ref)
+        return lambda z, an: entropy_of(R(z, an), R.ref)
 
     def constant(m):
         R = LogRatios(W, m)
@@ -427,10 +431,10 @@ def _sides(W: Weights, q, m, R: LogRatios) -> list:
             for j in R.live]
 
 
-def _mixture_entropy(R: LogRatios, sides: list, log_q, z):
+def _mixture_entropy(R: LogRatios, sides: list, log_q, z, analytic: bool = True):
     """H_b(p1) with ln p_c = LSE_j(delta_j + ln q_c(p_j z)) - LSE_j(delta_j), terms with
     q_c = 0 left out; ``log_q(i, c, z)`` the log class probability of live preimage i."""
-    deltas = R(z) if z is not None else R.values
+    deltas = R(z, analytic) if z is not None else R.values
     total = lse(deltas, R.ref)
     out = acb(0)
     for c in (0, 1):
@@ -466,7 +470,7 @@ def _mixture_branch(W: Weights, q, m):
         pt = tuple(f(*z) for f in maps[i])
         return sides[i][c](pt)
 
-    return lambda z, an: _mixture_entropy(R, sides, log_q, z)
+    return lambda z, an: _mixture_entropy(R, sides, log_q, z, an)
 
 
 def _acb(t):
