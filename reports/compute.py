@@ -151,13 +151,16 @@ def _tasks(todo, digits: int) -> list:
             joint.setdefault(id(scenario), (scenario, []))[1].append((params, known))
             continue
         engine = PointQuantities(bind(scenario, params), digits)
-        light = []
+        light, heavy = [], {}
         for q in quantity_keys(len(engine.labels)):
-            cost = _cost(engine.derivation(q))
-            if cost >= HEAVY:
-                tasks.append((cost, "quantities", (scenario, params, [q])))
+            d = engine.derivation(q)
+            cost = _cost(d)
+            if cost >= HEAVY:  # quantities with one derivation (equal by a symmetry) together
+                heavy.setdefault(d.key(), (cost, []))[1].append(q)
             else:
                 light.append(q)
+        for cost, keys in heavy.values():
+            tasks.append((cost, "quantities", (scenario, params, keys)))
         if light:
             tasks.append((len(light) * 0.01, "quantities", (scenario, params, light)))
     for scenario, points in joint.values():
