@@ -126,7 +126,7 @@ def test_steep_features_are_computed_within_the_symbolic_budget(expr):
 def test_a_class_preserving_map_gives_one_integral_only_where_it_exists():
     """MI(C, V_j) = MI(C, V_i) when a law-preserving map of the base variables fixes the class
     and takes V_i to V_j: Y -> -Y takes X + Y to X - Y under a circle rule, X <-> Y takes X to Y.
-    A rule that the map does not fix (X + Y^2 <= 1/2), or laws it does not preserve (Y
+    A rule that the map does not fix (X^2 + Y <= 1/2), or laws it does not preserve (Y
     exponential), give no map; where it exists, the shared value agrees with the numerical
     route on V_j itself."""
     uniform = {X: Uniform(-1, 1), Y: Uniform(-1, 1)}
@@ -134,7 +134,7 @@ def test_a_class_preserving_map_gives_one_integral_only_where_it_exists():
     assert structure.class_preserving_map(X + Y, X - Y, circle, uniform).describe() == \
         "(X -> X, Y -> -Y)"
     assert structure.class_preserving_map(X, Y, circle, uniform) is not None
-    assert structure.class_preserving_map(X + Y, X - Y, R(1, 2) - X - Y**2, uniform) is None
+    assert structure.class_preserving_map(X + Y, X - Y, R(1, 2) - X**2 - Y, uniform) is None
     assert structure.class_preserving_map(
         X + Y, X - Y, circle, {X: Uniform(-1, 1), Y: Exponential(1)}) is None
     assert structure.class_preserving_map(X + Y, X - Y, R(1, 2) - X**2 - Y**2 - X * Y,
