@@ -23,7 +23,7 @@ from fstheory.scenarios.declaration import BoundScenario, Scenario
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.values import ScenarioValues
 
-__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch",
+__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch", "table",
            "clear_cache"]
 
 #: the class weights of the paper's numeric and ordering tables (Section 7)
@@ -95,11 +95,39 @@ def _point(scenario: Scenario, params: dict, digits: int, joint: bool, known):
     return values, relevance_at(scenario, params, digits)
 
 
-def _points(scenario: Scenario, todo, digits: int) -> list:
+def _points(scenario: Scenario, todo, digits: int, builders=()) -> tuple:
     """:func:`_point` of each (params, known) of ``todo``, in one process: the points of one
     scenario share what a process keeps of it (the models of an integral over directions
-    are built once for every value of k)."""
-    return [_point(scenario, params, digits, True, known) for params, known in todo]
+    are built once for every value of k). Then the tables ``builders`` make of the scenario at
+    these values of k (``build(scenario, digits, ks)``), built here, where the balls and the
+    set values their orderings read were computed: {name: table}."""
+    results = [_point(scenario, params, digits, True, known) for params, known in todo]
+    tables = {}
+    if all(set(params) == {"k"} for params, _ in todo):
+        ks = tuple(params["k"] for params, _ in todo)
+        for build in builders:
+            tables[_name(build)] = build(scenario, digits, ks)
+    for values, _ in results:  # the set values (balls of this process) stay here
+        object.__setattr__(values, "sets", None)
+    return results, tables
+
+
+#: tables built by the worker that computed their scenario's points: (id, name, digits, ks) ->
+#: (scenario, table)
+_TABLES: dict = {}
+
+
+def _name(build) -> str:
+    return f"{build.__module__}.{build.__qualname__}"
+
+
+def table(build, scenario: Scenario, digits: int, ks) -> dict:
+    """``build(scenario, digits, ks)``: the table a worker built with the scenario's points
+    (:func:`prefetch` with ``builders``), else built here (the same table either way)."""
+    hit = _TABLES.get((id(scenario), _name(build), digits, tuple(ks)))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    return build(scenario, digits, ks)
 
 
 #: the point engines of a worker process, by content (a worker is sent a new copy of the scenario
@@ -139,7 +167,7 @@ def _cost(d) -> float:
 HEAVY = 1.0
 
 
-def _tasks(todo, digits: int) -> list:
+def _tasks(todo, digits: int, builders=()) -> list:
     """The work of ``todo`` as (cost, kind, payload) tasks, largest first: the points of a
     scenario with joint values together (one task), the others split into their costly
     quantities and the rest of the point."""
@@ -168,19 +196,20 @@ def _tasks(todo, digits: int) -> list:
         n = len(engine.labels)
         single = sum(_cost(engine.derivation(q)) for q in quantity_keys(n))
         # the joint quantities and the relevance report: a few costly integrals per point
-        tasks.append((10.0 + len(points) * single, "points", (scenario, points)))
+        tasks.append((10.0 + len(points) * single, "points", (scenario, points, builders)))
     tasks.sort(key=lambda t: -t[0])
     return tasks
 
 
 def _run_task(kind: str, payload, digits: int):
     if kind == "points":
-        return _points(*payload, digits)
+        scenario, points, builders = payload
+        return _points(scenario, points, digits, builders)
     scenario, params, keys = payload
     return _quantities(scenario, params, digits, keys)
 
 
-def prefetch(points, digits: int, jobs: int = 1) -> None:
+def prefetch(points, digits: int, jobs: int = 1, builders=()) -> None:
     """Compute and keep the values of ``points`` (``(scenario, params, joint)`` triples; with
     ``joint`` also their joint values and relevance report) that are not kept yet, in ``jobs``
     worker processes (joblib). The values are those of :func:`values_at` and
@@ -191,7 +220,10 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
     their costly quantities, one task each, and the rest of the point; tasks start largest first
     and go to whichever worker is free. Each quantity is computed once, in one process, and the
     values of a point are assembled here from its quantities
-    (:func:`fstheory.engine.evaluate.evaluate` with ``known``)."""
+    (:func:`fstheory.engine.evaluate.evaluate` with ``known``). The tables ``builders`` make of
+    a scenario with joint values are built in the worker that computed its points (where the
+    values their orderings read on first use, sets of features, are at hand) and kept for
+    :func:`table`."""
     todo = []
     for scenario, params, joint in points:
         values = _cached(_CACHE, scenario, params, digits)
@@ -207,13 +239,17 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
         return
     from joblib import Parallel, delayed
 
-    tasks = _tasks(todo, digits)
+    tasks = _tasks(todo, digits, tuple(builders))
     results = Parallel(n_jobs=min(jobs, len(tasks)), batch_size=1)(
         delayed(_run_task)(kind, payload, digits) for _, kind, payload in tasks)
     known: dict = {}
     for (_, kind, payload), result in zip(tasks, results):
         if kind == "points":
-            scenario, pts = payload
+            scenario, pts, _ = payload
+            result, tables = result
+            ks = tuple(params.get("k") for params, _ in pts)
+            for name, t in tables.items():
+                _TABLES[(id(scenario), name, digits, ks)] = (scenario, t)
             for (params, had), (values, report) in zip(pts, result):
                 if had is None or had.joint is None:  # else keep the parent's own (equal) object
                     _CACHE[_key(scenario, params, digits)] = (scenario, values)
@@ -228,5 +264,6 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
 
 def clear_cache() -> None:
     _BOUND.clear()
+    _TABLES.clear()
     _CACHE.clear()
     _RELEVANCE.clear()
