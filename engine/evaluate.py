@@ -42,7 +42,7 @@ from fstheory.engine.values import ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory.extended import ExtendedReal
 
-__all__ = ["evaluate", "PointQuantities", "check_digits"]
+__all__ = ["evaluate", "PointQuantities", "check_digits", "quantity_keys"]
 
 
 def check_digits(digits) -> int:
@@ -82,6 +82,21 @@ class PointQuantities:
         return prove(self.derivation(("mi", i, j)), self.point, self.digits,
                      f"MI({self.labels[i]},{self.labels[j]})", MI)
 
+    def get(self, q: tuple) -> tuple[ExtendedReal, str]:
+        """(value, provenance) of ``q`` = ("h", i), ("mi_c", i) or ("mi", i, j)."""
+        if q[0] == "h":
+            return self.entropy(q[1])
+        if q[0] == "mi_c":
+            return self.mi_class(q[1])
+        return self.mi_pair(q[1], q[2])
+
+
+def quantity_keys(n: int) -> list[tuple]:
+    """The quantities of :func:`evaluate` for ``n`` features, in its order: h and MI(C, .) of
+    each feature, then MI(V_i, V_j) for i <= j."""
+    keys = [q for i in range(n) for q in (("h", i), ("mi_c", i))]
+    return keys + [("mi", i, j) for i in range(n) for j in range(i, n)]
+
 
 def _stderr_progress():
     """A counter on stderr after the first few seconds (only when stderr is a terminal)."""
@@ -100,11 +115,16 @@ def _stderr_progress():
     return show
 
 
-def evaluate(bound: BoundScenario, digits: int = 30, progress=None) -> ScenarioValues:
+def evaluate(bound: BoundScenario, digits: int = 30, progress=None,
+             known: dict | None = None) -> ScenarioValues:
     """All entropies and MIs of ``bound`` with ``digits`` significant digits proved.
 
     ``progress(done, total)``, if given, is called after each quantity; by default a counter is
     shown on stderr when it is a terminal and the evaluation takes more than a few seconds.
+    ``known`` maps quantities (:func:`quantity_keys`) to the (value, provenance) that
+    :meth:`PointQuantities.get` gave for them at the same point and digits (in another process:
+    the tables share the quantities of one point between worker processes); they are taken as
+    they are, the others computed here.
     """
     quantities = PointQuantities(bound, digits)
     labels = quantities.labels
@@ -120,20 +140,26 @@ def evaluate(bound: BoundScenario, digits: int = 30, progress=None) -> ScenarioV
         if progress is not None:
             progress(done, total)
 
+    known = known or {}
+
+    def get(q):
+        hit = known.get(q)
+        return hit if hit is not None else quantities.get(q)
+
     entropy, mi_class = [], []
     for i in range(n):
-        v, why = quantities.entropy(i)
+        v, why = get(("h", i))
         entropy.append(v)
         prov[("h", i)] = why
         tick()
-        v, why = quantities.mi_class(i)
+        v, why = get(("mi_c", i))
         mi_class.append(v)
         prov[("mi_c", i)] = why
         tick()
     matrix = [[None] * n for _ in range(n)]
     for i in range(n):
         for j in range(i, n):
-            v, why = quantities.mi_pair(i, j)
+            v, why = get(("mi", i, j))
             matrix[i][j] = v.named(f"MI({labels[i]},{labels[j]})")
             matrix[j][i] = v.named(f"MI({labels[j]},{labels[i]})")
             prov[("mi", i, j)] = prov[("mi", j, i)] = why

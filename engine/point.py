@@ -171,6 +171,13 @@ class Point(Parameters):
             return "class-entropy", "the class is a function of the feature: MI(C, V) = H(C)"
         return None
 
+    def class_image(self, i: int, j: int):
+        """A law-preserving map of the base variables that fixes the class and takes V_i to V_j
+        at the point (:func:`fstheory.theory.structure.class_preserving_map`), or None."""
+        return self._fact(("MI(C, V", i, "image", j),
+                          lambda: structure.class_preserving_map(self.exprs[i], self.exprs[j],
+                                                                 self.form, self.laws))
+
     def pair_structure(self, i: int, j: int):
         """(value, reason) of MI(V_i, V_j) from structure at the point, value sympy 0 or oo;
         or None."""

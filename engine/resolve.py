@@ -180,7 +180,26 @@ class PointDerivations:
                 hit = recognise(self.point, general, index)
                 if hit is not None:
                     break
+            if name == "mi_c" and isinstance(hit, Numerical):
+                hit = self._image(index[0], hit)
             self._memo[q] = hit
+        return hit
+
+    def _image(self, i: int, hit: Derivation) -> Derivation:
+        """MI(C, V_i) computed by the numerical route equals MI(C, V_j) for an earlier V_j that
+        a law-preserving map of the base variables fixing the class takes to V_i (X + Y and
+        X - Y under Y -> -Y for a rule in X^2 + Y^2): one integral for both, checked at the
+        point."""
+        point = self.point
+        for j in range(i):
+            target = self.get(("mi_c", j))
+            if not isinstance(getattr(target, "target", target), Numerical):
+                continue
+            tau = point.class_image(j, i)
+            if tau is not None:
+                return _Alias(target, f"equal to MI(C, {point.labels[j]}): {tau.describe()} "
+                                      f"preserves the laws and the class and takes "
+                                      f"{point.labels[j]} to {point.labels[i]}")
         return hit
 
 

@@ -23,7 +23,7 @@ from fstheory.scenarios.declaration import BoundScenario, Scenario
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.values import ScenarioValues
 
-__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch",
+__all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "prefetch", "table",
            "clear_cache"]
 
 #: the class weights of the paper's numeric and ordering tables (Section 7)
@@ -38,12 +38,21 @@ def paper_points(scenario: Scenario, ks=K_VALUES) -> list[dict]:
     return [{"k": k} for k in ks]
 
 
+_BOUND: dict = {}
+
+
 def bind(scenario: Scenario, params: dict) -> BoundScenario:
-    return scenario.bind(**params)
+    """``scenario.bind(**params)``, kept: the tables and the verification bind the same few
+    points hundreds of times, and binding checks every feature at the point."""
+    key = (id(scenario), tuple(sorted((k, str(v)) for k, v in params.items())))
+    hit = _BOUND.get(key)
+    if hit is None or hit[0] is not scenario:
+        hit = _BOUND[key] = (scenario, scenario.bind(**params))
+    return hit[1]
 
 
 def _key(scenario: Scenario, params: dict, digits: int) -> tuple:
-    bound = scenario.bind(**params)
+    bound = bind(scenario, params)
     return (scenario.name, id(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())),
             digits)
 
@@ -57,7 +66,7 @@ def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
     """``fstheory.engine.evaluate.evaluate`` of ``scenario.bind(**params)``, cached."""
     values = _cached(_CACHE, scenario, params, digits)
     if values is None:
-        values = evaluate(scenario.bind(**params), digits)
+        values = evaluate(bind(scenario, params), digits)
         _CACHE[_key(scenario, params, digits)] = (scenario, values)
     return values
 
@@ -69,7 +78,7 @@ def relevance_at(scenario: Scenario, params: dict, digits: int):
 
     report = _cached(_RELEVANCE, scenario, params, digits)
     if report is None:
-        report = classify(scenario.bind(**params), digits, values_at(scenario, params, digits))
+        report = classify(bind(scenario, params), digits, values_at(scenario, params, digits))
         _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
     return report
 
@@ -86,11 +95,135 @@ def _point(scenario: Scenario, params: dict, digits: int, joint: bool, known):
     return values, relevance_at(scenario, params, digits)
 
 
-def prefetch(points, digits: int, jobs: int = 1) -> None:
+def _points(scenario: Scenario, todo, digits: int, builders=()) -> tuple:
+    """:func:`_point` of each (params, known) of ``todo``, in one process: the points of one
+    scenario share what a process keeps of it (the models of an integral over directions
+    are built once for every value of k). Then the tables ``builders`` make of the scenario at
+    these values of k (``build(scenario, digits, ks)``), built here, where the balls and the
+    set values their orderings read were computed: {name: table}."""
+    results = [_point(scenario, params, digits, True, known) for params, known in todo]
+    tables = {}
+    if all(set(params) == {"k"} for params, _ in todo):
+        ks = tuple(params["k"] for params, _ in todo)
+        for build in builders:
+            tables[_name(build)] = build(scenario, digits, ks)
+    for values, _ in results:  # the set values (balls of this process) stay here
+        object.__setattr__(values, "sets", None)
+    return results, tables
+
+
+#: tables built by the worker that computed their scenario's points: (id, name, digits, ks) ->
+#: (scenario, table)
+_TABLES: dict = {}
+
+
+def _name(build) -> str:
+    return f"{build.__module__}.{build.__qualname__}"
+
+
+def table(build, scenario: Scenario, digits: int, ks) -> dict:
+    """``build(scenario, digits, ks)``: the table a worker built with the scenario's points
+    (:func:`prefetch` with ``builders``), else built here (the same table either way)."""
+    hit = _TABLES.get((id(scenario), _name(build), digits, tuple(ks)))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    return build(scenario, digits, ks)
+
+
+#: the point engines of a worker process, by content (a worker is sent a new copy of the scenario
+#: with each task): the quantities of one point computed there share its balls and H(C)
+_ENGINES: dict = {}
+
+
+def _quantities(scenario: Scenario, params: dict, digits: int, keys) -> dict:
+    """(value, provenance) of the quantities ``keys`` of one point
+    (:meth:`fstheory.engine.evaluate.PointQuantities.get`), in a worker process."""
+    from fstheory.engine.derive import _Content
+    from fstheory.engine.evaluate import PointQuantities
+
+    bound = scenario.bind(**params)
+    key = (_Content(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
+    engine = _ENGINES.get(key)
+    if engine is None:
+        engine = _ENGINES[key] = PointQuantities(bound, digits)
+    return {q: engine.get(q) for q in keys}
+
+
+def _cost(d) -> float:
+    """A rough relative cost of proving the derivation ``d``, to start the largest work first:
+    the numerical route's class quantities (an expectation of H_b of an integral), its other
+    quantities, the integrals of the specialised kinds, then everything elementary."""
+    from fstheory.engine.kinds import Linear, Numerical
+
+    d = getattr(d, "target", d)
+    if isinstance(d, Linear):
+        return sum(_cost(t) for _, t in d.terms)
+    if isinstance(d, Numerical):
+        return 5.0 if d.quantity in ("mi_class", "mi_class_set", "class_entropy") else 1.0
+    return 0.3 if d.integral else 0.01
+
+
+#: a quantity at least this costly (:func:`_cost`) is a task of its own; the rest of a point is one
+HEAVY = 1.0
+
+
+def _tasks(todo, digits: int, builders=()) -> list:
+    """The work of ``todo`` as (cost, kind, payload) tasks, largest first: the points of a
+    scenario with joint values together (one task), the others split into their costly
+    quantities and the rest of the point."""
+    from fstheory.engine.evaluate import PointQuantities, quantity_keys
+
+    tasks, joint = [], {}
+    for scenario, params, want_joint, known in todo:
+        if want_joint:
+            joint.setdefault(id(scenario), (scenario, []))[1].append((params, known))
+            continue
+        engine = PointQuantities(bind(scenario, params), digits)
+        light, heavy = [], {}
+        for q in quantity_keys(len(engine.labels)):
+            d = engine.derivation(q)
+            cost = _cost(d)
+            if cost >= HEAVY:  # quantities with one derivation (equal by a symmetry) together
+                heavy.setdefault(d.key(), (cost, []))[1].append(q)
+            else:
+                light.append(q)
+        for cost, keys in heavy.values():
+            tasks.append((cost, "quantities", (scenario, params, keys)))
+        if light:
+            tasks.append((len(light) * 0.01, "quantities", (scenario, params, light)))
+    for scenario, points in joint.values():
+        engine = PointQuantities(bind(scenario, points[0][0]), digits)
+        n = len(engine.labels)
+        single = sum(_cost(engine.derivation(q)) for q in quantity_keys(n))
+        # the joint quantities and the relevance report: a few costly integrals per point
+        tasks.append((10.0 + len(points) * single, "points", (scenario, points, builders)))
+    tasks.sort(key=lambda t: -t[0])
+    return tasks
+
+
+def _run_task(kind: str, payload, digits: int):
+    if kind == "points":
+        scenario, points, builders = payload
+        return _points(scenario, points, digits, builders)
+    scenario, params, keys = payload
+    return _quantities(scenario, params, digits, keys)
+
+
+def prefetch(points, digits: int, jobs: int = 1, builders=()) -> None:
     """Compute and keep the values of ``points`` (``(scenario, params, joint)`` triples; with
     ``joint`` also their joint values and relevance report) that are not kept yet, in ``jobs``
     worker processes (joblib). The values are those of :func:`values_at` and
-    :func:`relevance_at` whatever ``jobs`` is: each point is computed whole in one process."""
+    :func:`relevance_at` whatever ``jobs`` is.
+
+    With several workers the work is balanced: the points of a scenario with joint values are
+    one task (they share what a process keeps of the scenario); the other points are split into
+    their costly quantities, one task each, and the rest of the point; tasks start largest first
+    and go to whichever worker is free. Each quantity is computed once, in one process, and the
+    values of a point are assembled here from its quantities
+    (:func:`fstheory.engine.evaluate.evaluate` with ``known``). The tables ``builders`` make of
+    a scenario with joint values are built in the worker that computed its points (where the
+    values their orderings read on first use, sets of features, are at hand) and kept for
+    :func:`table`."""
     todo = []
     for scenario, params, joint in points:
         values = _cached(_CACHE, scenario, params, digits)
@@ -106,16 +239,31 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
         return
     from joblib import Parallel, delayed
 
-    results = Parallel(n_jobs=min(jobs, len(todo)))(
-        delayed(_point)(scenario, params, digits, joint, known)
-        for scenario, params, joint, known in todo)
-    for (scenario, params, _, known), (values, report) in zip(todo, results):
-        if known is None or known.joint is None:  # else keep the parent's own (equal) object
-            _CACHE[_key(scenario, params, digits)] = (scenario, values)
-        if report is not None:
-            _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+    tasks = _tasks(todo, digits, tuple(builders))
+    results = Parallel(n_jobs=min(jobs, len(tasks)), batch_size=1)(
+        delayed(_run_task)(kind, payload, digits) for _, kind, payload in tasks)
+    known: dict = {}
+    for (_, kind, payload), result in zip(tasks, results):
+        if kind == "points":
+            scenario, pts, _ = payload
+            result, tables = result
+            ks = tuple(params.get("k") for params, _ in pts)
+            for name, t in tables.items():
+                _TABLES[(id(scenario), name, digits, ks)] = (scenario, t)
+            for (params, had), (values, report) in zip(pts, result):
+                if had is None or had.joint is None:  # else keep the parent's own (equal) object
+                    _CACHE[_key(scenario, params, digits)] = (scenario, values)
+                _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+        else:
+            scenario, params, _ = payload
+            known.setdefault(_key(scenario, params, digits), (scenario, params, {}))[2].update(
+                result)
+    for key, (scenario, params, quantities) in known.items():
+        _CACHE[key] = (scenario, evaluate(bind(scenario, params), digits, known=quantities))
 
 
 def clear_cache() -> None:
+    _BOUND.clear()
+    _TABLES.clear()
     _CACHE.clear()
     _RELEVANCE.clear()

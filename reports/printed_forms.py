@@ -87,20 +87,31 @@ def exact_number(text: str, bound: BoundScenario):
     return value
 
 
+_LN_PHI: dict = {}
+
+
 def _ln_phi_expectation(c: mpmath.mpf, shape: mpmath.mpf) -> mpmath.mpf:
-    """E[ln Phi(c A)], A ~ SN(0, 1, shape)."""
+    """E[ln Phi(c A)], A ~ SN(0, 1, shape). As -A ~ SN(0, 1, -shape), the value at (-c, -shape)
+    is the same: one integral serves both (kept per precision)."""
+    if shape < 0:
+        c, shape = -c, -shape
+    key = (c, shape, mpmath.mp.prec)
+    if key not in _LN_PHI:
 
-    def f(a):
-        return 2 * mpmath.npdf(a) * mpmath.ncdf(shape * a) * mpmath.log(mpmath.ncdf(c * a))
+        def f(a):
+            return 2 * mpmath.npdf(a) * mpmath.ncdf(shape * a) * mpmath.log(mpmath.ncdf(c * a))
 
-    return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
+        _LN_PHI[key] = mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
+    return _LN_PHI[key]
 
 
 def sn_product(c0: str, shape0: str, c1: str, shape1: str, scenario: Scenario,
                params: dict) -> mpmath.mpf:
     """E[ln(2 Phi(c0 A0) Phi(c1 A1))], A0 ~ SN(0,1,shape0), A1 ~ SN(0,1,shape1) independent, at
     the current mpmath precision (the Scenario II general table's printed expression)."""
-    bound = scenario.bind(**params)
+    from fstheory.reports.compute import bind
+
+    bound = bind(scenario, params)
 
     def num(text):
         v = exact_number(text, bound)

@@ -49,7 +49,7 @@ from fstheory.reports import ordering3d_tables as o3
 from fstheory.reports import numeric_tables as nt
 from fstheory.reports import ordering_tables as ot
 from fstheory.reports.atomic import staged_output
-from fstheory.reports.compute import K_VALUES, prefetch
+from fstheory.reports.compute import K_VALUES, prefetch, table
 from fstheory.reports.render import csv_text, json_text, write_text
 from fstheory.scenarios.declaration import ParameterError, Scenario
 from fstheory.scenarios.registry import get_scenario
@@ -237,6 +237,10 @@ def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=N
 JOINT_SCENARIOS = ("uniform", "normal", "laplace", "xor")
 
 
+#: the tables of a scenario with joint values, built by the worker that computes its points
+_JOINT_TABLES = (jt.joint_table, o3.ordering3d_table, ft.first_set_table, lt.library_table)
+
+
 def _joint_chosen(chosen: list[Scenario]) -> list[Scenario]:
     return [s for s in chosen if s.name in JOINT_SCENARIOS]
 
@@ -249,7 +253,7 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
     points += [(s, {"k": k}, False) for s in chosen if s.name not in JOINT_SCENARIOS for k in ks]
     progress(f"values of {len(chosen)} scenarios at k = {', '.join(ks)}"
              + (f" ({jobs} worker processes)" if jobs > 1 else ""))
-    prefetch(points, digits, jobs)
+    prefetch(points, digits, jobs, builders=_JOINT_TABLES)
     for s in chosen:
         progress(f"general_{s.name}")
         t = gt.general_table(s)
@@ -271,17 +275,17 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
                        ot.ordering_csv(t), ot.ordering_json(t))
     for s in _joint_chosen(chosen):
         progress(f"joint_{s.name}, orderings3d_{s.name}, first_sets_{s.name}")
-        t = jt.joint_table(s, digits, ks)
+        t = table(jt.joint_table, s, digits, ks)
         files += _three(out, f"joint_{s.name}", jt.joint_markdown(t), jt.joint_csv(t),
                         jt.joint_json(t))
-        t = o3.ordering3d_table(s, digits, ks)
+        t = table(o3.ordering3d_table, s, digits, ks)
         files += _three(out, f"orderings3d_{s.name}", o3.ordering3d_markdown(t),
                         o3.ordering3d_csv(t), o3.ordering3d_json(t))
-        t = ft.first_set_table(s, digits, ks)
+        t = table(ft.first_set_table, s, digits, ks)
         files += _three(out, f"first_sets_{s.name}", ft.first_set_markdown(t), ft.first_set_csv(t),
                         ft.first_set_json(t))
         progress(f"libraries_{s.name}")
-        t = lt.library_table(s, digits, ks)
+        t = table(lt.library_table, s, digits, ks)
         files += _three(out, f"libraries_{s.name}", lt.library_markdown(t), lt.library_csv(t),
                         lt.library_json(t))
     files.append(_readme(out, chosen, digits, ks))

@@ -57,7 +57,7 @@ import sympy as sp
 from fstheory.orderings.explain import explain
 from fstheory.orderings.greedy import select
 from fstheory.reports import paper_data
-from fstheory.reports.compute import values_at
+from fstheory.reports.compute import bind, values_at
 from fstheory.reports.expressions import show
 from fstheory.reports.law_text import law_text
 from fstheory.reports.printed_forms import exact_number, parse, printed_law, sn_product
@@ -318,7 +318,7 @@ def _ref_value(form_ref: str, values: ScenarioValues) -> ExtendedReal:
 
 def _printed_value(cell, scenario, params: dict, values: ScenarioValues, digits: int):
     form = cell.form
-    bound = scenario.bind(**params)
+    bound = bind(scenario, params)
     if "expr" in form:
         return exact_number(form["expr"], bound)
     if "ref" in form:
@@ -375,7 +375,7 @@ def _numeric_cell(cell, scenario, digits) -> Verdict:
     i = cell.row_index
     if cell.column == "dist":
         params = {"k": "0.2"}
-        bound = scenario.bind(**params)
+        bound = bind(scenario, params)
         ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, bound, general=False)
         derived = law_text(law_of(bound.feature_exprs()[i], bound.laws()))[0]
         if not ok_law:
@@ -387,7 +387,7 @@ def _numeric_cell(cell, scenario, digits) -> Verdict:
     params = {"k": k or "0.2"}
     values = values_at(scenario, params, digits)
     exact = _engine(values, column, i)
-    bound = scenario.bind(**params)
+    bound = bind(scenario, params)
     return _value_verdict(cell, exact, bound, column, i, None, values, digits)
 
 
@@ -418,7 +418,7 @@ def _mi_cell(cell, scenario, digits) -> Verdict:
     i, j = cell.row_index, int(cell.column[1:]) - 1
     params = {"k": "0.2"}
     values = values_at(scenario, params, digits)
-    return _value_verdict(cell, values.mi(i, j), scenario.bind(**params), "mi", i, j, values, digits)
+    return _value_verdict(cell, values.mi(i, j), bind(scenario, params), "mi", i, j, values, digits)
 
 
 def _general_points(scenario) -> list[dict]:
@@ -434,7 +434,7 @@ def _general_cell(cell, scenario, digits) -> Verdict:
         reproduced = f"{scenario.features[i].label} ~ {derived}"
         bad_law, bad_label = [], ""
         for params in points:
-            ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, scenario.bind(**params),
+            ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, bind(scenario, params),
                                                     general=True)
             if not ok_law:
                 bad_law.append(f"at {_params_text(params)}: {lawd}")
@@ -456,7 +456,7 @@ def _general_cell(cell, scenario, digits) -> Verdict:
         if not ok:
             failures.append(f"at {_params_text(params)}: {why}, exact {_text(exact)}")
             if not second:
-                second = second_route(scenario.bind(**params), cell.column, i, None, exact, digits)
+                second = second_route(bind(scenario, params), cell.column, i, None, exact, digits)
     if failures:
         return _verdict(cell, reproduced, "erratum", "; ".join(failures), second)
     return _verdict(cell, reproduced, "match")

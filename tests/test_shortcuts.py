@@ -121,3 +121,48 @@ def test_steep_features_are_computed_within_the_symbolic_budget(expr):
         extra = mpmath.log(1000) if "1000" in expr else mpmath.fsum(
             [mpmath.quad(lambda x: mpmath.exp(x) / 2, [-1, 1])])
         assert abs(known(v.entropy[2]) - (h_x + extra)) < mpmath.mpf(10) ** -13
+
+
+def test_a_class_preserving_map_gives_one_integral_only_where_it_exists():
+    """MI(C, V_j) = MI(C, V_i) when a law-preserving map of the base variables fixes the class
+    and takes V_i to V_j: Y -> -Y takes X + Y to X - Y under a circle rule, X <-> Y takes X to Y.
+    A rule that the map does not fix (X^2 + Y <= 1/2), or laws it does not preserve (Y
+    exponential), give no map; where it exists, the shared value agrees with the numerical
+    route on V_j itself."""
+    uniform = {X: Uniform(-1, 1), Y: Uniform(-1, 1)}
+    circle = R(1, 2) - X**2 - Y**2
+    assert structure.class_preserving_map(X + Y, X - Y, circle, uniform).describe() == \
+        "(X -> X, Y -> -Y)"
+    assert structure.class_preserving_map(X, Y, circle, uniform) is not None
+    assert structure.class_preserving_map(X + Y, X - Y, R(1, 2) - X**2 - Y, uniform) is None
+    assert structure.class_preserving_map(
+        X + Y, X - Y, circle, {X: Uniform(-1, 1), Y: Exponential(1)}) is None
+    assert structure.class_preserving_map(X + Y, X - Y, R(1, 2) - X**2 - Y**2 - X * Y,
+                                          uniform) is None
+    text = """
+name = "circle-pair"
+title = "circle"
+[parameters.k]
+domain = "unit"
+[base.X]
+law = "uniform"
+low = "-1"
+high = "1"
+[base.Y]
+law = "uniform"
+low = "-1"
+high = "1"
+[[features]]
+expr = "X + Y"
+[[features]]
+expr = "X - Y"
+[class]
+rule = "X^2 + Y^2 <= 1/2 + k"
+"""
+    v = evaluate(parse_scenario_text(text).bind(k="0.2"), 20)
+    assert "Y -> -Y" in v.provenance[("mi_c", 1)]
+    assert v.mi_class[0].value == v.mi_class[1].value
+    route = NumericRoute(uniform, Rule(R(7, 10) - X**2 - Y**2))
+    with mpmath.workdps(30):
+        direct = route.mi_class(X - Y)
+    assert abs(direct.value - v.mi_class[1].value) < mpmath.mpf(10) ** -19

@@ -691,18 +691,18 @@ def cone_entropy_ball(weight: DirectionWeight, a, sym, t0: arb, t1: arb) -> arb:
         if not b_end > a_end:
             continue
         mid = (a_end + b_end) / 2
-        part = weight.integral(a_end, b_end)
         e = (mid.cos(), mid.sin())
         te = _apply(weight.T, e)
         prod = (a0[0] * e[0] + a0[1] * e[1]) * (a0[0] * te[0] + a0[1] * te[1])
         swept = any(lo.upper() <= mid.lower() and mid.upper() <= hi.lower()
                     for arc in arcs for lo, hi in arc)
+        # the weight is integrated only over the pieces that count (its models are costly)
         if swept or not (prod < 0 or prod > 0):
             # membership varies over t (a swept arc) or is not decided at this precision (a
             # piece as narrow as the balls): anything between 0 and the whole piece
-            total += part.union(arb(0))
+            total += weight.integral(a_end, b_end).union(arb(0))
         elif prod < 0:
-            total += part
+            total += weight.integral(a_end, b_end)
     return total
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "is_constant",
     "jacobian_rank_deficient",
     "class_symmetry",
+    "class_preserving_map",
     "class_determined",
     "gaussian_independent",
     "Involution",
@@ -131,6 +132,30 @@ def class_symmetry(v, form: sp.Expr, laws: dict) -> Involution | None:
             if sp.expand(form.xreplace(tau) + form) != 0:
                 continue
             if any(sp.expand(e.xreplace(tau) - e) != 0 for e in vs):
+                continue
+            return Involution(tuple(tau.items()))
+    return None
+
+
+def class_preserving_map(source, target, form: sp.Expr, laws: dict) -> Involution | None:
+    """A law-preserving signed permutation (with reflections about centres) tau with
+    source(tau) = target and form(tau) = form. Then MI(C, target) = MI(C, source): tau preserves
+    the law of the base variables and C o tau = C, so (C, target) = (C, source) o tau has the law
+    of (C, source)."""
+    source, target = sp.expand(sp.sympify(source)), sp.expand(sp.sympify(target))
+    form = sp.expand(sp.sympify(form))
+    used = sorted(bases_of(source, laws) | bases_of(target, laws) | bases_of(form, laws), key=str)
+    if len(used) > 5:
+        return None
+    for perm in itertools.permutations(used):
+        options = [_images(b, img, laws) for b, img in zip(used, perm)]
+        if not all(options):
+            continue
+        for images in itertools.product(*options):
+            tau = dict(zip(used, images))
+            if sp.expand(source.xreplace(tau) - target) != 0:
+                continue
+            if sp.expand(form.xreplace(tau) - form) != 0:
                 continue
             return Involution(tuple(tau.items()))
     return None
