@@ -1,6 +1,7 @@
-"""The cases listed at the top of issue 9, one scenario file each (tests/data/engine/): every value
-against an independent second route (a closed form, or mpmath quadrature of formulas written
-here from the laws, in another order of integration), every refusal with its reason."""
+"""Scenarios the engine once got wrong or refused, one file each (tests/data/engine/, each saying
+what went wrong): every value against an independent second route (a closed form, or mpmath
+quadrature of formulas written here from the laws, in another order of integration), every
+refusal with its reason."""
 
 import re
 from pathlib import Path

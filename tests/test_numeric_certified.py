@@ -100,7 +100,7 @@ def _product_references():
 
 
 def test_product_of_exponential_and_uniform():
-    """The issue's example: h(XY) = 0.94100027..., MI(C, XY) = 0.30991651... (k = 1/2)."""
+    """A product of an exponential and a uniform variable: h(XY) = 0.94100027..., MI(C, XY) = 0.30991651... (k = 1/2)."""
     h_ref, mi_ref = _product_references()
     route = NumericRoute(PRODUCT_LAWS, PRODUCT_RULE)
     with mpmath.workdps(DPS):
