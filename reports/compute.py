@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 from fstheory.scenarios.declaration import BoundScenario, Scenario
+from fstheory.engine.derive import declaration_key
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.values import ScenarioValues
 
@@ -29,6 +30,10 @@ __all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "pre
 #: the class weights of the paper's numeric and ordering tables (Section 7)
 K_VALUES = ("0.2", "0.8")
 
+#: points kept per cache: far more than the reports use (about a hundred), a bound all the same
+MAX_POINTS = 1024
+
+# (declaration content, parameters, digits) -> the values (resp. relevance report) of the point
 _CACHE: dict = {}
 _RELEVANCE: dict = {}
 
@@ -44,13 +49,18 @@ def bind(scenario: Scenario, params: dict) -> BoundScenario:
 
 def _key(scenario: Scenario, params: dict, digits: int) -> tuple:
     bound = scenario.bind(**params)
-    return (scenario.name, id(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())),
+    return (declaration_key(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())),
             digits)
 
 
 def _cached(cache: dict, scenario: Scenario, params: dict, digits: int):
-    hit = cache.get(_key(scenario, params, digits))
-    return hit[1] if hit is not None and hit[0] is scenario else None
+    return cache.get(_key(scenario, params, digits))
+
+
+def _keep(cache: dict, scenario: Scenario, params: dict, digits: int, value) -> None:
+    if len(cache) >= MAX_POINTS:
+        cache.pop(next(iter(cache)))  # the oldest point
+    cache[_key(scenario, params, digits)] = value
 
 
 def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
@@ -58,7 +68,7 @@ def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
     values = _cached(_CACHE, scenario, params, digits)
     if values is None:
         values = evaluate(scenario.bind(**params), digits)
-        _CACHE[_key(scenario, params, digits)] = (scenario, values)
+        _keep(_CACHE, scenario, params, digits, values)
     return values
 
 
@@ -70,7 +80,7 @@ def relevance_at(scenario: Scenario, params: dict, digits: int):
     report = _cached(_RELEVANCE, scenario, params, digits)
     if report is None:
         report = classify(scenario.bind(**params), digits, values_at(scenario, params, digits))
-        _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+        _keep(_RELEVANCE, scenario, params, digits, report)
     return report
 
 
@@ -78,7 +88,7 @@ def _point(scenario: Scenario, params: dict, digits: int, joint: bool, known):
     """One point's values (with the joint ones and the relevance report if ``joint``), computed
     in a worker process from what the parent already has (``known`` values, or None)."""
     if known is not None:
-        _CACHE[_key(scenario, params, digits)] = (scenario, known)
+        _keep(_CACHE, scenario, params, digits, known)
     values = values_at(scenario, params, digits)
     if not joint:
         return values, None
@@ -111,11 +121,12 @@ def prefetch(points, digits: int, jobs: int = 1) -> None:
         for scenario, params, joint, known in todo)
     for (scenario, params, _, known), (values, report) in zip(todo, results):
         if known is None or known.joint is None:  # else keep the parent's own (equal) object
-            _CACHE[_key(scenario, params, digits)] = (scenario, values)
+            _keep(_CACHE, scenario, params, digits, values)
         if report is not None:
-            _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+            _keep(_RELEVANCE, scenario, params, digits, report)
 
 
 def clear_cache() -> None:
     _CACHE.clear()
+    _RELEVANCE.clear()
     _RELEVANCE.clear()
