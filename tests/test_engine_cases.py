@@ -16,7 +16,7 @@ from fstheory.scenarios.overrides import bind_from_cli
 from fstheory.scenarios.scenario_file import ScenarioFileError, load_scenario_file, parse_scenario_text
 from fstheory.theory.extended import Form
 from fstheory.reports.values_output import value_text
-from known_values import has_number, known
+from known_values import has_number, known, quadrature_reference
 
 DATA = Path(__file__).parent / "data" / "engine"
 DIGITS = 15
@@ -36,29 +36,15 @@ def hb(p):
     return -mpmath.fsum(t * mpmath.log(t) for t in (p, 1 - p) if t > 0)
 
 
+@pytest.mark.slow
 def test_three_variable_rule_values_against_quadrature_in_another_order():
     """Uniform X, Y, Z on [-1, 1], C = 1{X + Y/2 + Z >= 0}. With S = Y/2 + Z (trapezoidal on
     [-3/2, 3/2]), P(C = 1 | X = x) = P(S >= -x); given V = X + Y = v, Y is uniform on its range
-    and P(C = 1 | v) = E[P(Z >= Y/2 - v) | V = v]; both written here independently."""
+    and P(C = 1 | v) = E[P(Z >= Y/2 - v) | V = v]; both written independently in
+    scripts/make_quadrature_references.py (nested quadratures) and stored."""
     v = values("uniform_three_variable_rule", k="0.5")
-    with mpmath.workdps(30):
-        def sf_s(t):  # P(Y/2 + Z >= t) = E_Y[P(Z >= t - Y/2)]
-            return mpmath.quad(lambda y: _clip((1 - t + y / 2) / 2) / 2,
-                               _cuts([-1, 1], [2 * (t - 1), 2 * (t + 1)]))
-
-        mi_x = mpmath.log(2) - mpmath.quad(lambda x: hb(sf_s(-x)) / 2, [-1, -mpmath.mpf(1) / 2, 0,
-                                                                        mpmath.mpf(1) / 2, 1])
-
-        def p_given_v(t):
-            lo, hi = max(-1, t - 1), min(1, t + 1)
-            return mpmath.quad(lambda y: _clip((1 + t - y / 2) / 2),
-                               _cuts([lo, hi], [2 * (t + 1), 2 * (t - 1)])) / (hi - lo)
-
-        half = mpmath.mpf(1) / 2
-        mi_xy = mpmath.log(2) - mpmath.quad(
-            lambda t: (2 - abs(t)) / 4 * hb(p_given_v(t)), [k * half for k in range(-4, 5)])
-        h3 = -2 * (mpmath.quad(lambda s: (3 - s * s) / 8 * mpmath.log((3 - s * s) / 8), [0, 1])
-                   + mpmath.quad(lambda s: (3 - s) ** 2 / 16 * mpmath.log((3 - s) ** 2 / 16), [1, 3]))
+    ref = quadrature_reference("three_variable_rule")  # scripts/make_quadrature_references.py
+    mi_x, mi_xy, h3 = ref["mi_c_x"], ref["mi_c_x_plus_y"], ref["h_x_plus_y_plus_z"]
     labels = list(v.labels)
     assert agree(v.mi_class[labels.index("X")], mi_x)
     assert agree(v.mi_class[labels.index("X+Y")], mi_xy, 12)
@@ -137,6 +123,7 @@ def test_logistic_difference():
     assert v.mi_class[1].is_zero  # (X, Y) -> (-Y, -X) fixes X - Y and swaps the classes
 
 
+@pytest.mark.slow
 def test_laplace_plus_normal_and_logistic_minus_normal():
     """Laplace(0, 1) + N(0, 1) has the density (Reed's normal-Laplace law)
     f(z) = e^(1/2) [e^-z erfc((1 - z)/sqrt 2) + e^z erfc((1 + z)/sqrt 2)] / 4."""

@@ -41,6 +41,7 @@ def many(tmp_path: Path, kind: str, n: int = 100) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["uniform", "laplace", "mixed"])
 def test_a_rule_over_100_base_variables_is_refused_with_the_reason_in_seconds(tmp_path, kind):
     script = Path(sys.executable).with_name("fstheory")
