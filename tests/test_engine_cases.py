@@ -67,6 +67,7 @@ def _cuts(ends, inner):
     return [lo, *sorted(p for p in inner if lo < p < hi), hi]
 
 
+@pytest.mark.slow
 def test_non_zero_threshold_normal():
     """X, Y ~ N(0, 1), C = 1{X + kY >= 1}. At k = 1, C is a function of X + Y (MI = H(C)), X - Y
     is independent of X + Y (MI 0), and MI(C, Y^2) > 0 (no class-swapping symmetry with a
@@ -153,6 +154,7 @@ def test_constant_feature_at_zero():
     assert w.entropy[1].is_finite and agree(w.entropy[1], mpmath.log(mpmath.mpf("0.6")))
 
 
+@pytest.mark.slow
 def test_xor_rule():
     """C = 1{XY >= 0}: each feature alone is independent of C (symmetry Y -> -Y), the pair
     determines it; given X + Y = v, P(C = 1) = erf(|v|/2) and MI(C, X + Y) = ln 2 - 1/2."""

@@ -167,6 +167,7 @@ def test_a_feature_constant_at_the_parameters_and_a_constant_class():
     assert v2.h_c().is_zero and v2.mi_c_pair(0, 1).is_zero
 
 
+@pytest.mark.slow
 def test_three_variable_rule_against_a_direct_quadrature():
     """C = 1{X + kY + Z >= 0}, X, Y, Z i.i.d. Unif(-1, 1): given (X, Y), P(C = 1) =
     clip((1 + x + ky)/2); given (X, Z), clip((1 + (x + z)/k)/2). H(C) = ln 2 (swap sign), so

@@ -71,6 +71,7 @@ def test_undecidable_equality_raises_with_the_reason():
         relevance_optimal_sets(s.bind(k="0.5"), digits=15)
 
 
+@pytest.mark.slow
 def test_hidden_variable_without_unknowns_is_decided():
     """The same hidden Z with features X, Y: only the pair reaches MI(C; all), so it is the one
     relevance-optimal set -- once MI(C;{X,Y}) is proved. While the numerical route gives it only

@@ -260,6 +260,7 @@ def _synthetic_data(tmp_path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_synthetic_wrong_cell_is_an_erratum_and_fails_until_documented(tmp_path):
     data = _synthetic_data(tmp_path)
     errata = tmp_path / "errata.md"
