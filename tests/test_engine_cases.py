@@ -107,6 +107,7 @@ def test_uniform_threshold_half():
     assert agree(v.mi_class[0], mi_x)
 
 
+@pytest.mark.slow
 def test_logistic_difference():
     """X - Y for i.i.d. standard logistic X, Y has density e^-t ((t - 2) + (t + 2) e^-t)/(1 - e^-t)^3
     (t = |x|): its entropy by mpmath from that formula; MI(X, X - Y) = h(X - Y) - h(Y)."""

@@ -80,6 +80,7 @@ def test_scenario_two_square_and_difference_by_polar_coordinates():
         assert abs(got.value - ref) < mpmath.mpf(10) ** -16
 
 
+@pytest.mark.slow
 def test_joint_entropy_against_the_closed_pair_mi():
     """h(Y^2, X - Y) through MI(Y^2, X - Y) = h(Y^2) + h(X - Y) - h(Y^2, X - Y) against the
     closed form of the derivation (Scenario II, lncosh expectation); h(X, X - Y) = h(X) + h(Y)."""

@@ -92,6 +92,7 @@ def test_two_point_closed_form_scenario_i(kval):
     ("normal", lambda kk: 2 * mpmath.atan(kk) / mpmath.pi),
     ("laplace", lambda kk: kk / (1 + kk)),
 ])
+@pytest.mark.slow
 def test_two_point_closed_form_scenarios_ii_iii(name, prob):
     """MI(C;{X,Y^2}) = ln 2 (1 - P(the classes of (x, y) and (x, -y) differ)), the set value the
     joint matrices take for the pair (evaluate_joint reads it from SetValues); the whole matrices

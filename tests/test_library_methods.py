@@ -88,6 +88,7 @@ def _agree(got, want, tol, what):
         assert got.form.value == want.form, (what, got.form, want.form)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", ["0.2", "0.8"])
 @pytest.mark.parametrize("row", ROWS, ids=_id)
 def test_objectives_and_orderings_against_the_closed_forms(engine, closed, k, row):

@@ -66,6 +66,7 @@ def _sum_of_uniforms(n: int, bits: int = 120):
         return linear_combination({x: sp.Integer(1) for x in X}, 0, laws, Accuracy.from_bits(bits))
 
 
+@pytest.mark.slow
 def test_the_refusal_is_decided_by_the_work_not_the_clock():
     univariate._REFUSED.clear()
     with pytest.raises(Unsupported, match="sum of 100 base variables is beyond the convolution"):
@@ -76,6 +77,7 @@ def test_the_refusal_is_decided_by_the_work_not_the_clock():
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.slow
 def test_distinct_widths_are_refused_by_the_piece_count():
     X = sp.symbols("X1:12", real=True)
     laws = {x: Uniform(0, Fraction(1, i + 2)) for i, x in enumerate(X)}  # 2^11 breakpoint sums

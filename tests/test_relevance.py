@@ -25,6 +25,7 @@ PAPER_PAIRS = {frozenset(p) for p in [(X1, YY), (X1, XMY), (YY, XMY), (AXB, YY),
     ("laplace", {"k": "0.8"}),
     ("uniform", {"k": "0.37", "delta": "2", "a": "-2", "b": "5", "d": "-1"}),
 ])
+@pytest.mark.slow
 def test_the_papers_five_optimal_pairs_and_classification(name, params):
     report = classify(get_scenario(name).bind(**params), digits=20)
     assert set(report.optimal_sets) == PAPER_PAIRS

@@ -122,6 +122,7 @@ def _toy() -> Scenario:
         class_rule=ClassRule({X: 1, Y: k}, 0))
 
 
+@pytest.mark.slow
 def test_generators_are_generic_over_scenarios(tmp_path):
     """A third, declared scenario comes out of the same code (three features, no closed form
     for its MIs with the class: numerical route)."""
