@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DIGITS ?= 30
 
-.PHONY: install test reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas reproduce-atlas-3d reproduce-atlas-libraries clean references
+.PHONY: install test test-fast reproduce-tables verify bench bench-venv reproduce-simulation reproduce-selection reproduce-atlas reproduce-atlas-3d reproduce-atlas-libraries clean references
 
 # Peer libraries for the selector's comparisons live in their own environment, never in
 # fstheory's dependencies (scripts/bench_peers.txt). A peer that fails to install is skipped and
@@ -23,11 +23,16 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# 2 worker processes (CI has 2 cores); tests/conftest.py keeps each module, and the modules
-# sharing the reports' cached values, in one worker.
+# 2 worker processes (CI has 2 cores); tests/conftest.py puts each module, and the modules
+# sharing the reports' cached values, in one xdist group (one worker).
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest tests -n 2 --dist loadfile --durations=15
+	$(PY) -m pytest tests -n 2 --dist loadgroup --durations=15
+
+# The edit loop: everything but the tests marked slow (under a minute on 2 cores).
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest tests -n 2 --dist loadgroup -m "not slow" --durations=10
 
 reproduce-tables: $(STAMP)
 	$(VENV)/bin/fstheory tables --out reports --digits $(DIGITS) --jobs 2

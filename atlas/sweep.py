@@ -48,6 +48,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable
 
 import mpmath
@@ -299,18 +300,13 @@ class _Sweep:
         self.method = get_method(spec.method)
         self.param = spec.parameter
         self.on_beta = self.param in METHOD_PARAMETERS
-        fixed = dict(spec.fixed)
         beta = None if self.on_beta else spec.beta
         self.method.check(Fraction(1, 2) if self.on_beta else beta, spec.reading, spec.zero_beta,
                           spec.gamma)
         vary = () if self.on_beta else (self.param,)
         mid = (as_exact(spec.lo) + as_exact(spec.hi)) / 2
-        ref = {} if self.on_beta else {self.param: mid}
-        key = (spec.scenario, spec.scenario_file, spec.fixed, vary, spec.digits, str(mid))
-        self.pv = _VALUES.get(key)
-        if self.pv is None:  # shared by every method row swept over the same values
-            self.pv = _VALUES[key] = ParametricValues(self.scenario, fixed, vary, spec.digits,
-                                                      reference=ref)
+        self.pv = _parametric_values(spec.scenario, spec.scenario_file, spec.fixed, vary,
+                                     spec.digits, mid)
         self.labels = self.pv.labels
         self._at_pole: dict = {}
         self.poles: dict = {}  # zero of a divisor H(Vi,Vj,C) -> the quantities vanishing there
@@ -427,20 +423,23 @@ class _Sweep:
                                     self.spec.gamma)
 
 
-_SWEEPS: dict = {}
-_VALUES: dict = {}
+@lru_cache(maxsize=64)
+def _parametric_values(scenario: str | None, scenario_file: str | None, fixed: tuple,
+                       vary: tuple, digits: int, mid) -> ParametricValues:
+    """The values shared by every method row swept over them (``mid``: the reference point of
+    the swept parameter, the middle of the range)."""
+    from fstheory.scenarios.registry import resolve_scenario
 
-
+    sc = resolve_scenario(scenario if scenario_file is None else None, scenario_file)
+    return ParametricValues(sc, dict(fixed), vary, digits, reference={v: mid for v in vary})
 
 def _equal(a: ExtendedReal, b: ExtendedReal) -> bool:
     return a.is_finite and b.is_finite and a.value == b.value
 
 
+@lru_cache(maxsize=256)
 def _sweep(spec: AtlasSpec) -> _Sweep:
-    s = _SWEEPS.get(spec)
-    if s is None:
-        s = _SWEEPS[spec] = _Sweep(spec)
-    return s
+    return _Sweep(spec)
 
 
 # ----- special points ------------------------------------------------------------------------------

@@ -242,6 +242,9 @@ class ParametricValues:
         self._varying_set = frozenset(self.varying)
         self.reference = evaluate(self.reference_bound, digits)
         self._cache: dict = {}
+        #: (lo, hi) of a range -> the certifier of its cells (:mod:`fstheory.atlas.certificate`),
+        #: shared by every method row swept over these values
+        self.certifiers: dict = {}
 
     # ----- which quantities vary ----------------------------------------------------------------
     def closed_form(self, q) -> sp.Expr | None:

@@ -30,7 +30,7 @@ from fstheory.scenarios.declaration import Scenario
 from fstheory.theory import law_algebra, structure
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 
-__all__ = ["Derivation", "ScenarioDerivation", "derive", "reduce_bijection"]
+__all__ = ["Derivation", "ScenarioDerivation", "declaration_key", "derive", "reduce_bijection"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,22 @@ class ScenarioDerivation:
     entropy: tuple
     mi_class: tuple
     mi_features: tuple
+
+
+def declaration_key(scenario: Scenario) -> tuple:
+    """A hashable key of ``scenario``'s declaration content (name, parameters, laws, features,
+    rule, closed forms): two objects declaring the same scenario have the same key."""
+    closed = scenario.closed_forms or {}
+    return (
+        scenario.name,
+        tuple((p.name, p.domain) for p in scenario.parameters),
+        tuple((s, repr(law)) for s, law in scenario.base.items()),
+        tuple(f.expr for f in scenario.features),
+        repr(scenario.class_rule),
+        tuple(sorted(((k, tuple(sorted(v.items(), key=lambda kv: sp.srepr(kv[0]))))
+                      for k, v in closed.items()), key=lambda kv: str(kv[0])))
+        if isinstance(closed, dict) else repr(closed),
+    )
 
 
 class _Content:
@@ -50,17 +66,7 @@ class _Content:
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
-        closed = scenario.closed_forms or {}
-        self._key = (
-            scenario.name,
-            tuple((p.name, p.domain) for p in scenario.parameters),
-            tuple((s, repr(law)) for s, law in scenario.base.items()),
-            tuple(f.expr for f in scenario.features),
-            repr(scenario.class_rule),
-            tuple(sorted(((k, tuple(sorted(v.items(), key=lambda kv: sp.srepr(kv[0]))))
-                          for k, v in closed.items()), key=lambda kv: str(kv[0])))
-            if isinstance(closed, dict) else repr(closed),
-        )
+        self._key = declaration_key(scenario)
 
     def __hash__(self) -> int:
         return hash(self._key)

@@ -48,6 +48,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import sympy as sp
 
@@ -136,22 +137,10 @@ class JointStructure:
         return self.class_constant() or det.determines([self.exprs[i] for i in S],
                                                        self.event.expr, self.laws)
 
-    def _kept(self, key, compute):
-        """A fact about the features alone (no class), kept across bindings: an atlas sweep
-        derives the structure at every point, where only the class changes."""
-        key = (key, tuple((str(b), type(law).__name__, tuple(law.params))
-                          for b, law in sorted(self.laws.items(), key=lambda bl: str(bl[0]))))
-        if key not in _FACTS:
-            if len(_FACTS) > 20000:
-                _FACTS.clear()
-            _FACTS[key] = compute()
-        return _FACTS[key]
-
     def function_of(self, i: int, S) -> bool:
         """V_i is a function of V_S (proven)."""
         others = tuple(self.exprs[j] for j in S)
-        return self._kept(("function_of", self.exprs[i], others),
-                          lambda: det.determines(list(others), self.exprs[i], self.laws))
+        return _function_of(others, self.exprs[i], det.LawsByContent(self.laws))
 
     def uncertainty_witness(self, S):
         """Proof that V_S does not determine the class (or None)."""
@@ -172,8 +161,7 @@ class JointStructure:
         if self.constant(i) or self.constant(j):
             return False
         ei, ej = self.exprs[i], self.exprs[j]
-        return self._kept(("singular", ei, ej),
-                          lambda: jacobian_rank_deficient(ei, ej, self.laws))
+        return _singular(ei, ej, det.LawsByContent(self.laws))
 
     # ----- H(C) -----------------------------------------------------------------------------------
     def class_entropy(self) -> ClassEntropyDerivation:
@@ -377,7 +365,18 @@ class ParametricStructure(JointStructure):
         return sorted(out, key=lambda r: float(r))
 
 
-_FACTS: dict = {}
+# Facts about the features alone (no class), kept across bindings by content: an atlas sweep
+# derives the structure at every point, where only the class changes.
+
+
+@lru_cache(maxsize=20000)
+def _function_of(others: tuple, target, laws: det.LawsByContent) -> bool:
+    return det.determines(list(others), target, laws.laws)
+
+
+@lru_cache(maxsize=20000)
+def _singular(ei, ej, laws: det.LawsByContent) -> bool:
+    return jacobian_rank_deficient(ei, ej, laws.laws)
 
 
 def joint_structure(bound: BoundScenario) -> JointStructure:

@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 from fstheory.scenarios.declaration import BoundScenario, Scenario
+from fstheory.engine.derive import declaration_key
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.values import ScenarioValues
 
@@ -29,6 +30,10 @@ __all__ = ["K_VALUES", "paper_points", "bind", "values_at", "relevance_at", "pre
 #: the class weights of the paper's numeric and ordering tables (Section 7)
 K_VALUES = ("0.2", "0.8")
 
+#: points kept per cache: far more than the reports use (about a hundred), a bound all the same
+MAX_POINTS = 1024
+
+# (declaration content, parameters, digits) -> the values (resp. relevance report) of the point
 _CACHE: dict = {}
 _RELEVANCE: dict = {}
 
@@ -44,22 +49,29 @@ _BOUND: dict = {}
 def bind(scenario: Scenario, params: dict) -> BoundScenario:
     """``scenario.bind(**params)``, kept: the tables and the verification bind the same few
     points hundreds of times, and binding checks every feature at the point."""
-    key = (id(scenario), tuple(sorted((k, str(v)) for k, v in params.items())))
+    key = (declaration_key(scenario), tuple(sorted((k, str(v)) for k, v in params.items())))
     hit = _BOUND.get(key)
-    if hit is None or hit[0] is not scenario:
+    if hit is None:
         hit = _BOUND[key] = (scenario, scenario.bind(**params))
     return hit[1]
 
 
 def _key(scenario: Scenario, params: dict, digits: int) -> tuple:
     bound = bind(scenario, params)
-    return (scenario.name, id(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())),
+    return (declaration_key(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())),
             digits)
 
 
 def _cached(cache: dict, scenario: Scenario, params: dict, digits: int):
     hit = cache.get(_key(scenario, params, digits))
-    return hit[1] if hit is not None and hit[0] is scenario else None
+    return None if hit is None else hit[1]
+
+
+def _keep(cache: dict, scenario: Scenario, params: dict, digits: int, value) -> None:
+    """Keep ``value`` under the point's content key (at most :data:`MAX_POINTS` points)."""
+    if len(cache) >= MAX_POINTS:
+        cache.pop(next(iter(cache)))  # the oldest point
+    cache[_key(scenario, params, digits)] = (scenario, value)
 
 
 def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
@@ -67,7 +79,7 @@ def values_at(scenario: Scenario, params: dict, digits: int) -> ScenarioValues:
     values = _cached(_CACHE, scenario, params, digits)
     if values is None:
         values = evaluate(bind(scenario, params), digits)
-        _CACHE[_key(scenario, params, digits)] = (scenario, values)
+        _keep(_CACHE, scenario, params, digits, values)
     return values
 
 
@@ -79,7 +91,7 @@ def relevance_at(scenario: Scenario, params: dict, digits: int):
     report = _cached(_RELEVANCE, scenario, params, digits)
     if report is None:
         report = classify(bind(scenario, params), digits, values_at(scenario, params, digits))
-        _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+        _keep(_RELEVANCE, scenario, params, digits, report)
     return report
 
 
@@ -87,7 +99,7 @@ def _point(scenario: Scenario, params: dict, digits: int, joint: bool, known):
     """One point's values (with the joint ones and the relevance report if ``joint``), computed
     in a worker process from what the parent already has (``known`` values, or None)."""
     if known is not None:
-        _CACHE[_key(scenario, params, digits)] = (scenario, known)
+        _keep(_CACHE, scenario, params, digits, known)
     values = values_at(scenario, params, digits)
     if not joint:
         return values, None
@@ -124,8 +136,8 @@ def _name(build) -> str:
 def table(build, scenario: Scenario, digits: int, ks) -> dict:
     """``build(scenario, digits, ks)``: the table a worker built with the scenario's points
     (:func:`prefetch` with ``builders``), else built here (the same table either way)."""
-    hit = _TABLES.get((id(scenario), _name(build), digits, tuple(ks)))
-    if hit is not None and hit[0] is scenario:
+    hit = _TABLES.get((declaration_key(scenario), _name(build), digits, tuple(ks)))
+    if hit is not None:
         return hit[1]
     return build(scenario, digits, ks)
 
@@ -176,7 +188,7 @@ def _tasks(todo, digits: int, builders=()) -> list:
     tasks, joint = [], {}
     for scenario, params, want_joint, known in todo:
         if want_joint:
-            joint.setdefault(id(scenario), (scenario, []))[1].append((params, known))
+            joint.setdefault(declaration_key(scenario), (scenario, []))[1].append((params, known))
             continue
         engine = PointQuantities(bind(scenario, params), digits)
         light, heavy = [], {}
@@ -249,17 +261,18 @@ def prefetch(points, digits: int, jobs: int = 1, builders=()) -> None:
             result, tables = result
             ks = tuple(params.get("k") for params, _ in pts)
             for name, t in tables.items():
-                _TABLES[(id(scenario), name, digits, ks)] = (scenario, t)
+                _TABLES[(declaration_key(scenario), name, digits, ks)] = (scenario, t)
             for (params, had), (values, report) in zip(pts, result):
                 if had is None or had.joint is None:  # else keep the parent's own (equal) object
-                    _CACHE[_key(scenario, params, digits)] = (scenario, values)
-                _RELEVANCE[_key(scenario, params, digits)] = (scenario, report)
+                    _keep(_CACHE, scenario, params, digits, values)
+                _keep(_RELEVANCE, scenario, params, digits, report)
         else:
             scenario, params, _ = payload
             known.setdefault(_key(scenario, params, digits), (scenario, params, {}))[2].update(
                 result)
-    for key, (scenario, params, quantities) in known.items():
-        _CACHE[key] = (scenario, evaluate(bind(scenario, params), digits, known=quantities))
+    for scenario, params, quantities in known.values():
+        _keep(_CACHE, scenario, params, digits,
+              evaluate(bind(scenario, params), digits, known=quantities))
 
 
 def clear_cache() -> None:

@@ -1,4 +1,4 @@
-r"""Relevance and first selected sets (issue 10): for each scenario and k = 0.2, 0.8, the
+r"""Relevance and first selected sets: for each scenario and k = 0.2, 0.8, the
 relevance classification derived by :func:`fstheory.engine.relevance.classify` (paper Section 3;
 no labels are matched) and one row for every method, two- and three-dimensional (every beta of
 the paper's rows, every reading of the 3-D methods): its first selected set (as many features

@@ -1,4 +1,4 @@
-r"""The joint and conditional MI tables of a scenario (issue 10): for k = 0.2 and 0.8 at the
+r"""The joint and conditional MI tables of a scenario: for k = 0.2 and 0.8 at the
 scenario's defaults, H(C) and the four n x n matrices MI(C;{Vi,Vj}), MI(C;Vi|Vj), MI(Vi;Vj|C)
 and H(Vi,Vj,C) (:mod:`fstheory.engine.evaluate_joint`), with why each entry is what it is and
 the reason of every value not computed.

@@ -330,8 +330,10 @@ class Scenario:
         Independent base variables and their laws (laws may use parameter symbols).
     features : tuple of Feature
     class_rule : ClassRule
-    closed_forms : object, optional
-        Scenario-specific closed forms (see :class:`scenarios.closed_forms.ClassClosedForms`).
+    closed_forms : dict, optional
+        Scenario-specific closed forms: ``{"mi_class": {feature expression: MI(C; feature)}}``
+        (as Scenario I declares them, :mod:`fstheory.scenarios.uniform`); the derivation
+        (:func:`fstheory.engine.derive.derive`) takes them in place of its own.
     checks : tuple of callables
         Extra cross-parameter checks raising :class:`ParameterError`.
     """

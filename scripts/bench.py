@@ -2,7 +2,7 @@
 
 Each command runs once in a fresh process (imports and caches cold, as a user meets them), with
 the package already installed (the install is not timed). Printed as a table with the goal of
-each line and the ratio to it (the issues' goals: ``fstheory values`` under 10 s per call for the paper's
+each line and the ratio to it (the goals: ``fstheory values`` under 10 s per call for the paper's
 scenarios, under 60 s at 15 digits for every shipped scenario file; with ``--joint``, every joint
 quantity of a 10-feature scenario, under 60 s; a one-parameter atlas of one method row under 60 s
 at 20 digits, with its certificate (and one 3-D row, JMI on Scenario I, on the 12-point grid of
@@ -144,7 +144,7 @@ def main(argv=None) -> int:
              cli + ["values", "--scenario", "normal", "--k", "0.2", "--json"], 10.0),
             ("fstheory values --scenario normal --k 0.8 --json",
              cli + ["values", "--scenario", "normal", "--k", "0.8", "--json"], 10.0),
-            # all joint quantities of a 10-feature paper scenario at 30 digits (issue 10: < 60 s);
+            # all joint quantities of a 10-feature paper scenario at 30 digits (goal: < 60 s);
             # until the engine's set routes merge, the pairs they would compute are "not computed"
             # every joint quantity of Scenarios I-III (issue 24: under 5 s each)
             ("fstheory values --scenario uniform --k 0.2 --joint --json",
@@ -195,7 +195,7 @@ def main(argv=None) -> int:
             (PAIR_DIRECTIONS, _python(_PAIR % "SetValues(b, 20).value((2, 3))"), None),
         ]
         # the certified routes over several coordinates against the estimated nested route on
-        # the same quantity (issue 22/24: products in <= 5 s, every joint value of a file <= 10 s)
+        # the same quantity (goals: products in <= 5 s, every joint value of a file <= 10 s)
         for label, expr in _NESTED_CASES:
             # one-dimensional quantities of products: issue 24's goal, 5 s each
             goal = 5.0 if "XY" in label else None
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
                          cli + ["values", "--joint", "--digits", "30", "--k", "0.3",
                                 "--scenario-file", str(ROOT / "scenarios" / f"{name}.toml")],
                          10.0))
-        # every shipped scenario file at 15 digits (issue 9's goal: 60 s per call, 4 variables)
+        # every shipped scenario file at 15 digits (goal: 60 s per call, 4 variables)
         for path in sorted((ROOT / "scenarios").glob("*.toml")):
             if path.stem in ("uniform", "normal"):
                 continue

@@ -7,7 +7,7 @@ once by this script and stored beside the tests. ``tests/test_second_route`` che
 forms against them to >= 25 significant digits, and re-runs the fast part of the numerical route
 live to check that this file still matches the code.
 
-The committed files were written by the numerical route before issue 9 (mpmath tanh-sinh with
+The committed files were written by an earlier numerical route (mpmath tanh-sinh with
 sympy-integrated convolutions, and for Scenario III plain nested quadrature), which shares no
 code with the present route (arb quadrature, poly-exponential convolution algebra): the tests
 therefore also compare the two implementations. Regenerating them with this script records the

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -183,18 +183,33 @@ def scenario_fingerprint(scenario: Scenario) -> tuple:
     )
 
 
-_FUNC_CACHE: dict = {}
+class Keyed:
+    """``value`` compared and hashed by ``key`` alone (a content key: e.g. a scenario by its
+    :func:`scenario_fingerprint`), so that a ``functools.lru_cache`` keyed by it is shared by
+    equal declarations, whichever objects carry them."""
+
+    __slots__ = ("value", "key")
+
+    def __init__(self, value, key):
+        self.value, self.key = value, key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Keyed) and self.key == other.key
 
 
-def _feature_functions(sampler: ScenarioSampler) -> list:
+def _feature_functions(sampler: ScenarioSampler) -> tuple:
     key = (
         scenario_fingerprint(sampler.bound.scenario),
         tuple(sorted((k, str(v)) for k, v in sampler.bound.params.items())),
     )
-    funcs = _FUNC_CACHE.get(key)
-    if funcs is None:
-        exprs = sampler.bound.feature_exprs()
-        # The expressions are the scenario declarations' own (no user text): lambdify is safe here.
-        funcs = [sp.lambdify(sampler.symbols, sp.sympify(e), modules="numpy") for e in exprs]
-        _FUNC_CACHE[key] = funcs
-    return funcs
+    return _lambdified_features(Keyed(sampler, key))
+
+
+@lru_cache(maxsize=256)
+def _lambdified_features(sampler: Keyed) -> tuple:
+    exprs = sampler.value.bound.feature_exprs()
+    # The expressions are the scenario declarations' own (no user text): lambdify is safe here.
+    return tuple(sp.lambdify(sampler.value.symbols, sp.sympify(e), modules="numpy") for e in exprs)

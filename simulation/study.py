@@ -34,6 +34,7 @@ import os
 import platform
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -44,7 +45,7 @@ from fstheory.selection.estimators import BinnedBatch
 from fstheory.selection.values import HistogramValues
 from fstheory.simulation.options import EstimatorOptions, SelectionOptions
 from fstheory.scenarios.declaration import Scenario
-from fstheory.simulation.sampler import ScenarioSampler, resolve_scenario, scenario_fingerprint
+from fstheory.simulation.sampler import Keyed, ScenarioSampler, resolve_scenario, scenario_fingerprint
 from fstheory.selection.greedy import first_feature, greedy, set_hits
 
 __all__ = [
@@ -353,16 +354,15 @@ class _Job:
     optimal: tuple = ()  # per k: the relevance-optimal sets (frozensets of feature indices)
 
 
-_SAMPLERS: dict = {}
-
-
 def _sampler(scenario: Scenario, params: tuple, k: float, fingerprint: tuple | None = None) -> ScenarioSampler:
     """Cached sampler. Jobs arrive in workers as unpickled copies, so the key is the scenario's
     fingerprint, computed once by the parent and carried by the job."""
-    key = (fingerprint or scenario_fingerprint(scenario), params, k)
-    if key not in _SAMPLERS:
-        _SAMPLERS[key] = ScenarioSampler.from_registry(scenario, {**dict(params), "k": repr(k)})
-    return _SAMPLERS[key]
+    return _kept_sampler(Keyed(scenario, fingerprint or scenario_fingerprint(scenario)), params, k)
+
+
+@lru_cache(maxsize=256)
+def _kept_sampler(scenario: Keyed, params: tuple, k: float) -> ScenarioSampler:
+    return ScenarioSampler.from_registry(scenario.value, {**dict(params), "k": repr(k)})
 
 
 def _run_chunk(job: _Job) -> dict:

@@ -38,6 +38,7 @@ OUTSIDE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_the_api_from_outside_the_checkout(tmp_path):
     """A fresh interpreter in an empty directory with -I (no cwd, no PYTHON* variables, no user
     site on sys.path): only the installed package is importable."""

@@ -17,6 +17,8 @@ from fstheory.atlas.sweep import AtlasSpec, atlas
 from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 
+pytestmark = pytest.mark.slow
+
 k = sp.Symbol("k", positive=True)
 # Scenario I closed forms as printed in the paper's Table "General expression ... Scenario I",
 # typed here as the independent route (the engine derives its own).

@@ -23,6 +23,9 @@ from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import xr
 
 # CIFE, interaction reading, Scenario I: obj(i) = MI(C,i) - sum_s (MI(C,i) - MI(C;i|s)).
+pytestmark = pytest.mark.slow
+
+
 CIFE_I = AtlasSpec(scenario="uniform", method="cife", reading="interaction", parameter="k",
                    lo="0.15", hi="0.19", digits=20, grid=4)
 

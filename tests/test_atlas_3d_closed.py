@@ -32,6 +32,9 @@ from fstheory.engine.evaluate_joint import LazyJointValues
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import Kind
 
+pytestmark = pytest.mark.slow
+
+
 HERE = Path(__file__).parent
 REF = json.loads((HERE / "data" / "atlas3d_reference.json").read_text())
 REF_ROWS = {(r["method"], r["reading"]): r for r in REF["rows"]}

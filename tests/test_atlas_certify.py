@@ -22,6 +22,9 @@ from fstheory.atlas.certificate.enclose import (Cell, UniformClassLeaf, arb_of,
 from fstheory.atlas.certificate.interval import IX
 from fstheory.atlas.report import method_rows
 
+pytestmark = pytest.mark.slow
+
+
 SLOW = settings(max_examples=6, deadline=None)
 
 

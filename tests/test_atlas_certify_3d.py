@@ -21,6 +21,9 @@ from fstheory.atlas.certificate.enclose import Cell, NoEnclosure, working_precis
 from fstheory.atlas.report import rows_3d
 
 
+pytestmark = pytest.mark.slow
+
+
 def _spec(method, reading, lo="0", hi="1", grid=12, scenario="uniform"):
     return AtlasSpec(scenario=scenario, method=method, reading=reading, parameter="k", lo=lo,
                      hi=hi, digits=20, grid=grid)

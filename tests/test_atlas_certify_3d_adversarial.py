@@ -37,6 +37,9 @@ from fstheory.engine.evaluate import evaluate
 from fstheory.engine.evaluate_joint import LazyJointValues
 from fstheory.scenarios.registry import get_scenario
 
+pytestmark = pytest.mark.slow
+
+
 DPS = 50  # closed-form route
 ENGINE_DIGITS = 45  # engine's exact world
 

@@ -15,6 +15,9 @@ from fstheory.engine.derive import derive
 from fstheory.scenarios.registry import get_scenario
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def closed_forms():
     return {name: derive(get_scenario(name)).mi_features[2][3].expr

@@ -22,6 +22,9 @@ from fstheory.atlas.sweep import AtlasSpec, _sweep
 from fstheory.atlas.certificate.certify import Certifier
 from fstheory.atlas.certificate.enclose import Cell, skew_normal_mi_pole_slope_ball, working_precision
 
+pytestmark = pytest.mark.slow
+
+
 ORDER_II = ("X", "Y^2", "X-Y", "Y", "3X+1", "Z^2", "Z", "W+2", "Z+W", "X^2")
 ORDER_III = ("X", "X-Y", "Y", "Y^2", "X^2", "3X+1", "Z^2", "Z", "W+2", "Z+W")
 

@@ -25,6 +25,9 @@ from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
 from fstheory.atlas.certificate.certify import _certifier
 from fstheory.engine.evaluate_joint import LazyJointValues
 
+pytestmark = pytest.mark.slow
+
+
 K = Fraction(1, 5)
 DELTA_ROW = AtlasSpec(scenario="uniform", method="disr", parameter="delta", lo="47/100",
                       hi="12/25", fixed=(("k", "0.2"),), digits=20, grid=8)

@@ -1,6 +1,7 @@
 """Bad input on the command line and in scenario files: one line naming the parameter, or the file
-and line, exit code 2, and never a hang (issue 12's list of hostile inputs). Internal errors are
-not dressed up as bad input: exit code 1 and a request for a report."""
+and line, exit code 2, and never a hang (inputs chosen to break the parser, the parameters and
+the numerics). Internal errors are not dressed up as bad input: exit code 1 and a request for a
+report."""
 
 from __future__ import annotations
 

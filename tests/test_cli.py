@@ -40,6 +40,7 @@ def test_values_json_shape(capsys):
     assert m[0][3] == "0.500000000000"
 
 
+@pytest.mark.slow
 def test_values_default_digits_is_30(capsys):
     code, out, _ = run(capsys, "values", "--scenario", "normal", "--k", "0.8", "--json")
     obj = json.loads(out)

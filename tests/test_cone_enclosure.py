@@ -35,7 +35,10 @@ from fstheory.theory.determination import ClassEvent, SignedMap
 from fstheory.theory.laws import Laplace, Normal
 from fstheory.theory.quadrature import flint_precision, from_mpf, to_mpf
 
+pytestmark = pytest.mark.slow
+
 X, Y = sp.symbols("X Y", real=True)
+
 K = sp.Symbol("k")
 BITS = 122
 REFERENCE = json.loads((Path(__file__).parent / "data" / "two_point_reference.json").read_text())

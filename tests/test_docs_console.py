@@ -35,6 +35,7 @@ def test_the_guide_shows_the_shipped_examples():
         "three-variable", "threshold", "xor", "circle", "mixed"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, shown", COMMANDS, ids=[c[0][2:] for c in COMMANDS])
 def test_each_command_prints_what_the_guide_shows(capsys, command, shown):
     assert command.startswith(PROMPT)

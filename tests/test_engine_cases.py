@@ -1,6 +1,7 @@
-"""The cases listed at the top of issue 9, one scenario file each (tests/data/engine/): every value
-against an independent second route (a closed form, or mpmath quadrature of formulas written
-here from the laws, in another order of integration), every refusal with its reason."""
+"""Scenarios the engine once got wrong or refused, one file each (tests/data/engine/, each saying
+what went wrong): every value against an independent second route (a closed form, or mpmath
+quadrature of formulas written here from the laws, in another order of integration), every
+refusal with its reason."""
 
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ from fstheory.scenarios.overrides import bind_from_cli
 from fstheory.scenarios.scenario_file import ScenarioFileError, load_scenario_file, parse_scenario_text
 from fstheory.theory.extended import Form
 from fstheory.reports.values_output import value_text
-from known_values import has_number, known
+from known_values import has_number, known, quadrature_reference
 
 DATA = Path(__file__).parent / "data" / "engine"
 DIGITS = 15
@@ -35,29 +36,15 @@ def hb(p):
     return -mpmath.fsum(t * mpmath.log(t) for t in (p, 1 - p) if t > 0)
 
 
+@pytest.mark.slow
 def test_three_variable_rule_values_against_quadrature_in_another_order():
     """Uniform X, Y, Z on [-1, 1], C = 1{X + Y/2 + Z >= 0}. With S = Y/2 + Z (trapezoidal on
     [-3/2, 3/2]), P(C = 1 | X = x) = P(S >= -x); given V = X + Y = v, Y is uniform on its range
-    and P(C = 1 | v) = E[P(Z >= Y/2 - v) | V = v]; both written here independently."""
+    and P(C = 1 | v) = E[P(Z >= Y/2 - v) | V = v]; both written independently in
+    scripts/make_quadrature_references.py (nested quadratures) and stored."""
     v = values("uniform_three_variable_rule", k="0.5")
-    with mpmath.workdps(30):
-        def sf_s(t):  # P(Y/2 + Z >= t) = E_Y[P(Z >= t - Y/2)]
-            return mpmath.quad(lambda y: _clip((1 - t + y / 2) / 2) / 2,
-                               _cuts([-1, 1], [2 * (t - 1), 2 * (t + 1)]))
-
-        mi_x = mpmath.log(2) - mpmath.quad(lambda x: hb(sf_s(-x)) / 2, [-1, -mpmath.mpf(1) / 2, 0,
-                                                                        mpmath.mpf(1) / 2, 1])
-
-        def p_given_v(t):
-            lo, hi = max(-1, t - 1), min(1, t + 1)
-            return mpmath.quad(lambda y: _clip((1 + t - y / 2) / 2),
-                               _cuts([lo, hi], [2 * (t + 1), 2 * (t - 1)])) / (hi - lo)
-
-        half = mpmath.mpf(1) / 2
-        mi_xy = mpmath.log(2) - mpmath.quad(
-            lambda t: (2 - abs(t)) / 4 * hb(p_given_v(t)), [k * half for k in range(-4, 5)])
-        h3 = -2 * (mpmath.quad(lambda s: (3 - s * s) / 8 * mpmath.log((3 - s * s) / 8), [0, 1])
-                   + mpmath.quad(lambda s: (3 - s) ** 2 / 16 * mpmath.log((3 - s) ** 2 / 16), [1, 3]))
+    ref = quadrature_reference("three_variable_rule")  # scripts/make_quadrature_references.py
+    mi_x, mi_xy, h3 = ref["mi_c_x"], ref["mi_c_x_plus_y"], ref["h_x_plus_y_plus_z"]
     labels = list(v.labels)
     assert agree(v.mi_class[labels.index("X")], mi_x)
     assert agree(v.mi_class[labels.index("X+Y")], mi_xy, 12)
@@ -80,6 +67,7 @@ def _cuts(ends, inner):
     return [lo, *sorted(p for p in inner if lo < p < hi), hi]
 
 
+@pytest.mark.slow
 def test_non_zero_threshold_normal():
     """X, Y ~ N(0, 1), C = 1{X + kY >= 1}. At k = 1, C is a function of X + Y (MI = H(C)), X - Y
     is independent of X + Y (MI 0), and MI(C, Y^2) > 0 (no class-swapping symmetry with a
@@ -119,6 +107,7 @@ def test_uniform_threshold_half():
     assert agree(v.mi_class[0], mi_x)
 
 
+@pytest.mark.slow
 def test_logistic_difference():
     """X - Y for i.i.d. standard logistic X, Y has density e^-t ((t - 2) + (t + 2) e^-t)/(1 - e^-t)^3
     (t = |x|): its entropy by mpmath from that formula; MI(X, X - Y) = h(X - Y) - h(Y)."""
@@ -136,6 +125,7 @@ def test_logistic_difference():
     assert v.mi_class[1].is_zero  # (X, Y) -> (-Y, -X) fixes X - Y and swaps the classes
 
 
+@pytest.mark.slow
 def test_laplace_plus_normal_and_logistic_minus_normal():
     """Laplace(0, 1) + N(0, 1) has the density (Reed's normal-Laplace law)
     f(z) = e^(1/2) [e^-z erfc((1 - z)/sqrt 2) + e^z erfc((1 + z)/sqrt 2)] / 4."""
@@ -165,6 +155,7 @@ def test_constant_feature_at_zero():
     assert w.entropy[1].is_finite and agree(w.entropy[1], mpmath.log(mpmath.mpf("0.6")))
 
 
+@pytest.mark.slow
 def test_xor_rule():
     """C = 1{XY >= 0}: each feature alone is independent of C (symmetry Y -> -Y), the pair
     determines it; given X + Y = v, P(C = 1) = erf(|v|/2) and MI(C, X + Y) = ln 2 - 1/2."""

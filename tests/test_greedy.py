@@ -122,6 +122,7 @@ def run_all(v, beta):
                     yield name, select(v, name, b, reading=reading, zero_beta=zero_beta, gamma=g)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenario_values(min_n=2, max_n=5), st.sampled_from(BETAS))
 def test_greedy_invariants(v, beta):
@@ -150,6 +151,7 @@ def test_greedy_invariants(v, beta):
             assert {c.index for c in r.stop.candidates} == set(range(v.n_features)) - set(order)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenario_values(min_n=3, max_n=5), st.sampled_from(BETAS))
 def test_once_indeterminate_always_indeterminate_except_micc(v, beta):

@@ -21,6 +21,7 @@ from fstheory.reports.compute import values_at  # cached: shared with the other 
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.extended import NEG_INF, POS_INF, xr
 from orderings_strategies import STEPS, joint_values, scenario_values, with_sets
+import pytest
 
 DATA = Path(__file__).parent / "data"
 
@@ -28,6 +29,7 @@ DATA = Path(__file__).parent / "data"
 # ----- soundness: every completion of the missing values agrees with what was decided -------------
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(scenario_values(min_n=3, max_n=5, unknown_pairs=True), st.data())
 def test_decided_steps_hold_for_every_completion(drawn, data):

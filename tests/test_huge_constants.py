@@ -86,6 +86,7 @@ def test_a_constant_out_of_range_is_refused_at_once_with_file_line_and_column(tm
     assert "10^2000" in r.stderr
 
 
+@pytest.mark.slow
 def test_constants_at_the_limit_give_values_or_reasons_within_the_budgets(capsys, tmp_path):
     """exp(4600) is 10^1997.7: computed, or 'not computed' with the reason; never a hang."""
     path = scenario(tmp_path, "big", feature="exp(4600)*X", rule="1e1000*X + k*Y >= 0")

@@ -24,6 +24,9 @@ from flint import arb, ctx
 
 from fstheory.theory.interrupts import acb_integral
 
+pytestmark = pytest.mark.slow
+
+
 PACKAGE_DIRS = ("theory", "scenarios", "engine", "orderings", "atlas", "reports", "selection",
                 "simulation", "fstheory")
 ROOT = Path(__file__).resolve().parents[1]

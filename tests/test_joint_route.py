@@ -63,6 +63,7 @@ def _polar_reference(k, wedge_test, q):
     return total / (2 * mpmath.pi)
 
 
+@pytest.mark.slow
 def test_scenario_two_square_and_difference_by_polar_coordinates():
     """MI(C; {Y^2, X - Y}) for i.i.d. N(0, 1), C = 1{X + kY >= 0}: the preimages (x, y) and
     (x - 2y, -y) weigh sigma(-/+ 2y(x - y)); P(C = 1 | .) is 0 or 1 except on the wedge where
@@ -79,6 +80,7 @@ def test_scenario_two_square_and_difference_by_polar_coordinates():
         assert abs(got.value - ref) < mpmath.mpf(10) ** -16
 
 
+@pytest.mark.slow
 def test_joint_entropy_against_the_closed_pair_mi():
     """h(Y^2, X - Y) through MI(Y^2, X - Y) = h(Y^2) + h(X - Y) - h(Y^2, X - Y) against the
     closed form of the derivation (Scenario II, lncosh expectation); h(X, X - Y) = h(X) + h(Y)."""

@@ -92,6 +92,7 @@ def test_two_point_closed_form_scenario_i(kval):
     ("normal", lambda kk: 2 * mpmath.atan(kk) / mpmath.pi),
     ("laplace", lambda kk: kk / (1 + kk)),
 ])
+@pytest.mark.slow
 def test_two_point_closed_form_scenarios_ii_iii(name, prob):
     """MI(C;{X,Y^2}) = ln 2 (1 - P(the classes of (x, y) and (x, -y) differ)), the set value the
     joint matrices take for the pair (evaluate_joint reads it from SetValues); the whole matrices
@@ -167,6 +168,7 @@ def test_a_feature_constant_at_the_parameters_and_a_constant_class():
     assert v2.h_c().is_zero and v2.mi_c_pair(0, 1).is_zero
 
 
+@pytest.mark.slow
 def test_three_variable_rule_against_a_direct_quadrature():
     """C = 1{X + kY + Z >= 0}, X, Y, Z i.i.d. Unif(-1, 1): given (X, Y), P(C = 1) =
     clip((1 + x + ky)/2); given (X, Z), clip((1 + (x + z)/k)/2). H(C) = ln 2 (swap sign), so

@@ -88,6 +88,7 @@ def _agree(got, want, tol, what):
         assert got.form.value == want.form, (what, got.form, want.form)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", ["0.2", "0.8"])
 @pytest.mark.parametrize("row", ROWS, ids=_id)
 def test_objectives_and_orderings_against_the_closed_forms(engine, closed, k, row):
@@ -374,6 +375,7 @@ def test_order_command_with_beta_and_gamma(capsys):
         assert err.startswith("fstheory: error: ") and err.count("\n") == 1 and fragment in err
 
 
+@pytest.mark.slow
 def test_atlas_rows_of_cmi_and_beta_gamma_are_certified_on_scenario_i():
     """CMI reads MI(C; V_S) of growing sets, each reduced by the open derivation to a leaf of
     the certificate (H(C), MI(C, V), a pair); beta-gamma takes its gamma through the spec."""

@@ -41,6 +41,7 @@ def many(tmp_path: Path, kind: str, n: int = 100) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["uniform", "laplace", "mixed"])
 def test_a_rule_over_100_base_variables_is_refused_with_the_reason_in_seconds(tmp_path, kind):
     script = Path(sys.executable).with_name("fstheory")
@@ -65,6 +66,7 @@ def _sum_of_uniforms(n: int, bits: int = 120):
         return linear_combination({x: sp.Integer(1) for x in X}, 0, laws, Accuracy.from_bits(bits))
 
 
+@pytest.mark.slow
 def test_the_refusal_is_decided_by_the_work_not_the_clock():
     univariate._REFUSED.clear()
     with pytest.raises(Unsupported, match="sum of 100 base variables is beyond the convolution"):
@@ -75,6 +77,7 @@ def test_the_refusal_is_decided_by_the_work_not_the_clock():
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.slow
 def test_distinct_widths_are_refused_by_the_piece_count():
     X = sp.symbols("X1:12", real=True)
     laws = {x: Uniform(0, Fraction(1, i + 2)) for i, x in enumerate(X)}  # 2^11 breakpoint sums

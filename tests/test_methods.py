@@ -227,6 +227,7 @@ def agree(exact, got: float):
         assert math.isfinite(got) and abs(got - float(exact.value)) <= 1e-9 * max(1, abs(float(exact.value))), (exact, got)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(scenario_values(n=5), min_size=1, max_size=3), st.sampled_from(BETAS), st.data())
 def test_float_world_agrees_with_exact_world(vals, beta, data):

@@ -139,6 +139,7 @@ def _joint_arrays(vals):
             "mi_given_c": mat(lambda v: v.mi_given_c), "h_pair_c": mat(lambda v: v.h_pair_c)}
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(scenario_values(n=5), min_size=1, max_size=3), st.data())
 def test_float_world_agrees_with_exact_world(vals, data):

@@ -13,6 +13,7 @@ from fstheory.theory.law_algebra import law_of
 from fstheory.theory.laws import Exponential, Laplace, Logistic, Normal, Uniform
 from fstheory.theory.numeric import NumericRoute
 from fstheory.theory.rule import Rule
+from known_values import quadrature_reference
 
 X, Y, Z = sp.symbols("X Y Z", real=True)
 DPS = 36  # the engine's working digits for 30 printed digits (and guard digits)
@@ -99,8 +100,9 @@ def _product_references():
         return h, _hb(p) - avg
 
 
+@pytest.mark.slow
 def test_product_of_exponential_and_uniform():
-    """The issue's example: h(XY) = 0.94100027..., MI(C, XY) = 0.30991651... (k = 1/2)."""
+    """A product of an exponential and a uniform variable: h(XY) = 0.94100027..., MI(C, XY) = 0.30991651... (k = 1/2)."""
     h_ref, mi_ref = _product_references()
     route = NumericRoute(PRODUCT_LAWS, PRODUCT_RULE)
     with mpmath.workdps(DPS):
@@ -162,56 +164,35 @@ def test_shifted_square_at_its_fold_point():
 
 # --- |X - Y| of an affine combination ----------------------------------------------------------
 
+@pytest.mark.slow
 def test_abs_difference_entropy_and_class():
     """X, Y, Z ~ Unif(0, 1), C = 1{X + Y/2 + Z >= 1}: h(|X - Y|) = 1/2 - ln 2 (density
     2(1 - t)); MI(C, |X - Y|) against mpmath: P(C = 1 | X - Y = w) from
-    f_{W,1}(w) = int clip(x + y/2) dy over y with x = y + w in [0, 1]."""
+    f_{W,1}(w) = int clip(x + y/2) dy over y with x = y + w in [0, 1] (stored)."""
     laws = {X: Uniform(0, 1), Y: Uniform(0, 1), Z: Uniform(0, 1)}
     route = NumericRoute(laws, Rule(sp.expand(X + Y / 2 + Z - 1)))
     with mpmath.workdps(DPS):
         h, mi = route.entropy(sp.Abs(X - Y)), route.mi_class(sp.Abs(X - Y))
     with mpmath.workdps(45):
         _check(h, mpmath.mpf(1) / 2 - mpmath.log(2))
-
-        def f1(w):
-            lo, hi = max(0, -w), min(1, 1 - w)
-            # x + y/2 = y + w + y/2 crosses 1 at y = 2 (1 - w)/3
-            cut = [c for c in (2 * (1 - w) / 3,) if lo < c < hi]
-            return mpmath.quad(lambda y: min(1, y + w + y / 2), [lo, *cut, hi])
-
-        def integrand(t):  # t = |X - Y| in (0, 1): both signs of w
-            f = 2 * (1 - t)
-            p = (f1(t) + f1(-t)) / f
-            return f * _hb(p)
-
-        avg = mpmath.quad(integrand, [0, mpmath.mpf(1) / 4, mpmath.mpf(1) / 2, 1])
-        # x + y/2 reaches 1 at y = 2 (1 - x), inside [0, 1] for x > 1/2: the kink placed
-        pc = mpmath.quad(lambda x: mpmath.quad(lambda y: min(1, x + y / 2),
-                                               [0, 2 * (1 - x), 1] if x > 0.5 else [0, 1]),
-                         [0, mpmath.mpf(1) / 2, 1])
-        _check(mi, _hb(pc) - avg, 28)
+    # a nested quadrature, stored by scripts/make_quadrature_references.py
+    _check(mi, quadrature_reference("abs_difference_class")["mi_c_abs_difference"], 28)
 
 
 # --- a product in the class rule ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_product_rule_class_entropy_and_one_variable():
     """X, Y, Z ~ Unif(0, 1), C = 1{XY + Z/2 >= 1/2}: P(C = 1 | X = x) =
-    int_0^1 clip(1 - (1/2 - x y) * 2) dy, by mpmath with the kink at x y = 1/2 - 0... placed."""
+    int_0^1 clip(1 - (1/2 - x y) * 2) dy, by mpmath with the kink at x y = 1/2 - 0... placed
+    (stored)."""
     laws = {X: Uniform(0, 1), Y: Uniform(0, 1), Z: Uniform(0, 1)}
     route = NumericRoute(laws, Rule(sp.expand(X * Y + Z / 2 - sp.Rational(1, 2))))
     with mpmath.workdps(DPS):
         hc, mi = route.class_entropy(), route.mi_class(X)
-    with mpmath.workdps(45):
-        half = mpmath.mpf(1) / 2
-
-        def q(x):  # P(Z >= 1 - 2 x y): 2xy clipped to [0, 1]
-            pts = [0, 1] if 2 * x <= 1 else [0, 1 / (2 * x), 1]
-            return mpmath.quad(lambda y: min(1, 2 * x * y), pts)
-
-        pc = mpmath.quad(q, [0, half, 1])
-        ref_mi = _hb(pc) - mpmath.quad(lambda x: _hb(q(x)), [0, half, 1])
-        _check(hc, _hb(pc))
-        _check(mi, ref_mi, 28)
+    ref = quadrature_reference("product_rule")  # scripts/make_quadrature_references.py
+    _check(hc, ref["h_c"])
+    _check(mi, ref["mi_c_x"], 28)
 
 
 # --- honesty of the flag ------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import exact_values_fixture as fixture
 from fstheory.orderings.explain import explain
 from fstheory.orderings.greedy import select
+import pytest
 
 # per-test settings (a loaded profile would change every hypothesis test in the session)
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -37,6 +38,7 @@ def uniform_points(draw, delta=None):
                               a=draw(slopes), b=draw(shifts), d=draw(shifts))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(uniform_points(), st.sampled_from(["0.1", "0.4", "0.5", "0.7", "1"]))
 def test_mi_only_methods_never_stop(v, beta):
@@ -101,6 +103,7 @@ def test_nmifs_second_feature_follows_the_sign_of_the_entropies(v):
         assert not step2.winner.value.is_pos_inf
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(uniform_points(delta="0.3"), st.sampled_from(["0.4", "1"]))
 def test_mifs_u_negative_entropy_rewards_the_copy_of_x(v, beta):

@@ -40,7 +40,7 @@ def hb(p):
     return -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)
 
 
-# ----- the examples of the issue ---------------------------------------------------------------------
+# ----- extreme parameters: cancellations the printed digits must survive -----------------------
 
 
 def test_uniform_k_1e_60_mi_class_y_is_positive_and_right():

@@ -25,6 +25,7 @@ PAPER_PAIRS = {frozenset(p) for p in [(X1, YY), (X1, XMY), (YY, XMY), (AXB, YY),
     ("laplace", {"k": "0.8"}),
     ("uniform", {"k": "0.37", "delta": "2", "a": "-2", "b": "5", "d": "-1"}),
 ])
+@pytest.mark.slow
 def test_the_papers_five_optimal_pairs_and_classification(name, params):
     report = classify(get_scenario(name).bind(**params), digits=20)
     assert set(report.optimal_sets) == PAPER_PAIRS
@@ -71,6 +72,7 @@ def test_undecidable_equality_raises_with_the_reason():
         relevance_optimal_sets(s.bind(k="0.5"), digits=15)
 
 
+@pytest.mark.slow
 def test_hidden_variable_without_unknowns_is_decided():
     """The same hidden Z with features X, Y: only the pair reaches MI(C; all), so it is the one
     relevance-optimal set -- once MI(C;{X,Y}) is proved. While the numerical route gives it only

@@ -47,6 +47,7 @@ def verified():
 # ----- regeneration ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_regenerated_tables_are_byte_identical_to_the_committed_ones(regenerated):
     out, files = regenerated
     # objective + numeric tables, 3 tables (general, MI, orderings) x every registered scenario
@@ -62,6 +63,7 @@ def test_regenerated_tables_are_byte_identical_to_the_committed_ones(regenerated
         assert f.read_bytes() == committed.read_bytes(), f"{f.name} differs from the committed file"
 
 
+@pytest.mark.slow
 def test_no_stale_generated_file_is_committed(regenerated):
     out, files = regenerated
     names = {f.name for f in files}
@@ -70,11 +72,13 @@ def test_no_stale_generated_file_is_committed(regenerated):
     assert committed - names == HAND_WRITTEN | WRITTEN_BY_VERIFY
 
 
+@pytest.mark.slow
 def test_verification_md_is_byte_identical_to_the_committed_one(verified, tmp_path):
     verify.write_text(tmp_path / "verification.md", verify.render(verified))
     assert (tmp_path / "verification.md").read_bytes() == (REPORTS / "verification.md").read_bytes()
 
 
+@pytest.mark.slow
 def test_numeric_table_values_full_precision_in_csv(regenerated):
     out, _ = regenerated
     rows = (out / "numeric_table.csv").read_text().splitlines()
@@ -85,6 +89,7 @@ def test_numeric_table_values_full_precision_in_csv(regenerated):
         out / "numeric_table.md").read_text()
 
 
+@pytest.mark.slow
 def test_general_table_shows_skew_normal_lambda_and_structure_reasons(regenerated):
     out, _ = regenerated
     g = json.loads((out / "general_normal.json").read_text())
@@ -98,6 +103,7 @@ def test_general_table_shows_skew_normal_lambda_and_structure_reasons(regenerate
     assert u["features"][1]["h"]["plain"] == "log(2*delta*Abs(a))"
 
 
+@pytest.mark.slow
 def test_ordering_tables_have_every_method_beta_row(regenerated):
     out, _ = regenerated
     for scenario in ("uniform", "normal"):
@@ -116,6 +122,7 @@ def _toy() -> Scenario:
         class_rule=ClassRule({X: 1, Y: k}, 0))
 
 
+@pytest.mark.slow
 def test_generators_are_generic_over_scenarios(tmp_path):
     """A third, declared scenario comes out of the same code (three features, no closed form
     for its MIs with the class: numerical route)."""
@@ -146,6 +153,7 @@ def test_bad_arguments():
 # ----- verification on the paper's tables --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_printed_cell_is_counted_once(verified):
     t = paper_data.load()
     n_cells = len(t.cells()) + sum(len(r.printed) for r in t.orderings)
@@ -156,6 +164,7 @@ def test_every_printed_cell_is_counted_once(verified):
     assert len({v.cell_id for v in verified.verdicts}) == n_cells
 
 
+@pytest.mark.slow
 def test_paper_verification_passes_with_the_documented_errata(verified):
     assert verified.exit_code == 0
     assert verified.counts() == {"match": 641, "rounding slip": 7, "erratum": 7, "label typo": 2,
@@ -175,6 +184,7 @@ def test_paper_verification_passes_with_the_documented_errata(verified):
     assert by_id["mi_features:normal:V4:V3"].klass == "match"  # 0.1078
 
 
+@pytest.mark.slow
 def test_printed_sn_expression_is_two_mi_minus_ln2(verified):
     """E2: the printed E[ln(2 Phi(-A0/k) Phi(A1/k))] evaluated by quadrature = 2 MI - ln 2."""
     from fstheory.reports.compute import values_at
@@ -188,6 +198,7 @@ def test_printed_sn_expression_is_two_mi_minus_ln2(verified):
         assert abs(printed - (2 * mi - mpmath.log(2))) < mpmath.mpf(10) ** -25
 
 
+@pytest.mark.slow
 def test_ordering_disagreement_is_explained(verified):
     row = next(r for r in verified.rows if r.row.row_id == "orderings:normal:k=0.2:MIFS-U (beta=.7,1)")
     assert row.derived["1"] == list(row.row.printed)
@@ -250,6 +261,7 @@ def _synthetic_data(tmp_path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_synthetic_wrong_cell_is_an_erratum_and_fails_until_documented(tmp_path):
     data = _synthetic_data(tmp_path)
     errata = tmp_path / "errata.md"

@@ -26,6 +26,7 @@ def _agree(a, b, what: str) -> None:
             )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["uniform", "normal"])
 @pytest.mark.parametrize("k", ["0.2", "0.8"])  # the paper's Tables (Section 7)
 def test_toml_scenario_gives_builtin_values_to_25_digits(name, k):

@@ -168,6 +168,7 @@ ATLAS = ["atlas", "--scenario", "uniform", "--method", "mrmr", "--vary", "k", "-
          "--json"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [SIMULATE, ATLAS], ids=["simulate", "atlas"])
 def test_a_local_cluster_of_worker_processes_gives_byte_identical_results(capsys, cluster, argv):
     code, local, err = run(capsys, *argv)

@@ -32,6 +32,7 @@ def _paper_like(n=2000, seed=0):
     {"method": "mrmr", "n_features_to_select": 2},
     {"method": "cmim", "reading": "fleuret", "n_features_to_select": 1},
 ], ids=["defaults", "two-of-one-feature", "cmim-fleuret"])
+@pytest.mark.slow
 def test_check_estimator(params):
     results = check_estimator(MIFeatureSelector(**params), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]

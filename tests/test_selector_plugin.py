@@ -228,6 +228,7 @@ def digits():
 
 @pytest.mark.parametrize("key, params", ROWS, ids=[f"{k}{'-' + str(p['beta']) if p else ''}"
                                                    for k, p in ROWS])
+@pytest.mark.slow
 def test_digits_orderings_equal_the_direct_plugin(digits, key, params):
     """Digits: 1797 images, 64 pixels with 17 grey levels (integers: discrete); the first eight
     features of every method."""

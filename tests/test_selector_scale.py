@@ -38,6 +38,7 @@ def _peak_bytes(fn) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_the_dense_implementations_selections_are_reproduced_bit_for_bit():
     """Orderings, steps (scores, ties, indeterminate candidates with their forms and causes),
     score matrices, stops and warnings of 170 fits, as the dense implementation gave them --

@@ -22,6 +22,7 @@ def hb(p):
     return -mpmath.fsum(t * mpmath.log(t) for t in (p, 1 - p) if t > 0)
 
 
+@pytest.mark.slow
 def test_exponential_laws_allow_the_swap_but_no_sign_flip():
     """X, Y ~ Exp(1), C = 1{X - Y >= 0}: swapping X and Y preserves the laws and sends the rule
     to its negation, so MI(C, X + Y) = MI(C, (X - Y)^2) = 0; no sign flip preserves an

@@ -44,6 +44,7 @@ def test_rows_are_json_and_complete(local_small):
         assert r["hits"] == round(r["frequency"] * r["reps"])
 
 
+@pytest.mark.slow
 def test_bit_identical_across_jobs(local_small):
     parallel = run_study(**SMALL, jobs=2)
     assert parallel.rows == local_small.rows

@@ -26,6 +26,7 @@ def test_a_range_bound_of_1e_minus_1000_is_swept_not_refused_as_a_number_never_t
     assert code == 0 and out.splitlines()[0] == "Atlas of mRMR on uniform over k in [1e-1000, 1]"
 
 
+@pytest.mark.slow
 def test_one_digit_breakpoints_that_differ_read_differently(capsys):
     argv = ["atlas", "--scenario", "uniform", "--method", "mifs", "--beta", "0.1", "--vary", "k"]
     code, out, err = run(capsys, *argv, "--digits", "1")

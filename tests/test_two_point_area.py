@@ -98,6 +98,7 @@ def _assert_cover(pieces, lo, hi):
     assert all(bool(a < b) for a, b, _ in pieces)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(CASES), st.fractions(min_value=0, max_value=1, max_denominator=10**6))
 def test_pieces_agree_with_the_numeric_code_exactly(name, u):

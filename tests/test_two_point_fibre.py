@@ -135,6 +135,7 @@ def test_cone_integral_against_the_generic_route(row):
         assert abs(value - mpmath.mpf(row["value"])) < mpmath.mpf(10) ** -24, (row, value)
 
 
+@pytest.mark.slow
 def test_cone_integral_against_the_generic_route_live():
     """The same at a scale and k of no reference (normal, sigma = 2, k = 3/10), live at 20 digits:
     agreement within the generic route's stated error (1e-14 there)."""
@@ -194,6 +195,7 @@ def test_derivations_in_the_paper_scenarios():
         assert d.kind == "two-point-cone" and "(X, Y) -> (-X, -2*X + Y)" in d.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", [Normal, Laplace])
 def test_class_on_one_of_the_two_coordinates(family):
     """C_0 = 1{X >= 0} uses only X, but (Y^2, X-Y) and (X-Y, X^2) still reveal (X, Y) up to tau:

@@ -167,6 +167,7 @@ def test_digits_out_of_range():
         evaluate(get_scenario("uniform").bind(k="0.2"), 0)
 
 
+@pytest.mark.slow
 def test_product_feature_against_its_closed_forms():
     """X*Z for X, Z ~ Unif(-1, 1) has density -ln|v|/2 on [-1, 1], so (v = e^-t)
     h(XZ) = -int_0^oo t ln(t/2) e^-t dt = ln 2 - 1 + gamma, and h(XZ | X = x) = ln(2|x|) gives

@@ -42,9 +42,11 @@ Examples
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flint import acb, arb, ctx
 
-from fstheory.theory.quadrature import QuadratureError, _check_time, spend
+from fstheory.theory.quadrature import QuadratureError, _check_time, flint_precision, spend
 
 __all__ = ["rectangle", "cell", "MAX_NODES"]
 
@@ -59,21 +61,26 @@ _FLOOR = 256
 _RHOS = (2, 4, 8)
 _BOXES = 4  # complex boxes covering an ellipse, and real balls covering the other side
 
-_NODES: dict = {}
-_ELLIPSES: dict = {}
+
+def _gauss_legendre(n: int) -> tuple:
+    return _gauss_legendre_at(n, ctx.prec)
 
 
-def _gauss_legendre(n: int) -> list:
-    key = (n, ctx.prec)
-    if key not in _NODES:
-        _NODES[key] = [arb.legendre_p_root(n, k, weight=True) for k in range(n)]
-    return _NODES[key]
+@lru_cache(maxsize=256)
+def _gauss_legendre_at(n: int, prec: int) -> tuple:
+    """(node, weight) balls of the n-point Gauss-Legendre rule at ``prec`` bits."""
+    with flint_precision(prec):
+        return tuple(arb.legendre_p_root(n, k, weight=True) for k in range(n))
 
 
-def _ellipse_cover(rho) -> list:
+def _ellipse_cover(rho) -> tuple:
     """Complex balls whose union contains the Bernstein ellipse E_rho of [-1, 1]."""
-    key = (rho, ctx.prec)
-    if key not in _ELLIPSES:
+    return _ellipse_cover_at(rho, ctx.prec)
+
+
+@lru_cache(maxsize=64)
+def _ellipse_cover_at(rho, prec: int) -> tuple:
+    with flint_precision(prec):
         r = arb(rho)
         a, b = (r + 1 / r) / 2, (r - 1 / r) / 2
         out = []
@@ -82,8 +89,7 @@ def _ellipse_cover(rho) -> list:
             near = arb(0) if (lo <= 0 <= hi) else min(abs(lo), abs(hi))
             h = b * (1 - (near / a) ** 2).sqrt()
             out.append(acb(arb((lo + hi) / 2, ((hi - lo) / 2).upper()), arb(0, h.upper())))
-        _ELLIPSES[key] = out
-    return _ELLIPSES[key]
+        return tuple(out)
 
 
 def _real_cover() -> list:

@@ -80,6 +80,7 @@ from fstheory.theory.laws import Law
 
 __all__ = [
     "ClassEvent",
+    "LawsByContent",
     "Branch",
     "Fiber",
     "SignedMap",
@@ -278,7 +279,23 @@ def _classify(expr, laws, pos):
     return None
 
 
-_FIBERS: dict = {}
+class LawsByContent:
+    """The laws of the base variables ``coords`` (default: all), compared and hashed by their
+    content (symbol, family, parameters), so that a cache keyed by it is shared by every binding
+    with the same laws."""
+
+    __slots__ = ("laws", "_key")
+
+    def __init__(self, laws, coords=None):
+        coords = _sorted(laws) if coords is None else coords
+        self.laws = {c: laws[c] for c in coords}
+        self._key = tuple((c, type(laws[c]).__name__, tuple(laws[c].params)) for c in coords)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, LawsByContent) and self._key == other._key
 
 
 def fiber(exprs, laws, coords=()) -> Fiber | None:
@@ -291,12 +308,13 @@ def fiber(exprs, laws, coords=()) -> Fiber | None:
     for e in exprs:
         used |= bases(e, laws)
     coords = _sorted(used)
-    key = (exprs, coords, tuple((type(laws[c]).__name__, tuple(laws[c].params)) for c in coords))
-    if key not in _FIBERS:
-        if len(_FIBERS) > 20000:
-            _FIBERS.clear()
-        _FIBERS[key] = _fiber(exprs, laws, coords)
-    return _FIBERS[key]
+    return _kept_fiber(exprs, coords, LawsByContent(laws, coords))
+
+
+@lru_cache(maxsize=20000)
+def _kept_fiber(exprs: tuple, coords: tuple, laws: LawsByContent) -> Fiber | None:
+    # the features use no base variable outside ``coords``: their laws are all _fiber reads
+    return _fiber(exprs, laws.laws, coords)
 
 
 def _fiber(exprs, laws, coords) -> Fiber | None:
@@ -445,18 +463,15 @@ def _preserving_maps(coords: tuple, laws_key: tuple) -> tuple:
     return tuple(out)
 
 
-_FIXES: dict = {}
-
-
 def _fixes(expr, sub) -> bool:
     """``expr o sub == expr`` identically (kept: it does not depend on the class)."""
-    key = (expr, tuple(sorted(sub.items(), key=lambda kv: str(kv[0]))))
-    if key not in _FIXES:
-        if len(_FIXES) > 20000:
-            _FIXES.clear()
-        diff = sp.expand(expr.xreplace(sub) - expr)
-        _FIXES[key] = diff == 0 or (not _rational_polynomial(diff) and sp.simplify(diff) == 0)
-    return _FIXES[key]
+    return _fixes_items(expr, tuple(sorted(sub.items(), key=lambda kv: str(kv[0]))))
+
+
+@lru_cache(maxsize=20000)
+def _fixes_items(expr, items: tuple) -> bool:
+    diff = sp.expand(expr.xreplace(dict(items)) - expr)
+    return diff == 0 or (not _rational_polynomial(diff) and sp.simplify(diff) == 0)
 
 
 def _rational_polynomial(e) -> bool:

@@ -40,6 +40,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from typing import Callable, Sequence
 
@@ -188,16 +189,16 @@ def from_mpf(x) -> arb:
 
 # --- tanh-sinh ----------------------------------------------------------------------------------
 
-_NODES: dict = {}
-
-
-def _level_nodes(level: int, bits: int) -> list:
+@functools.lru_cache(maxsize=256)
+def _level_nodes(level: int, bits: int) -> tuple:
     """Nodes of level ``level`` (step 2^-level; odd multiples only for level > 0) on [-1, 1]:
     ``(1 - x, w)`` pairs, x = tanh(pi/2 sinh t), w = pi/2 cosh t / cosh^2(pi/2 sinh t); 1 - x is
     kept directly so that points near the ends keep their relative accuracy."""
-    key = (level, bits)
-    if key in _NODES:
-        return _NODES[key]
+    with flint_precision(bits):
+        return tuple(_tanh_sinh_nodes(level, bits))
+
+
+def _tanh_sinh_nodes(level: int, bits: int):
     pi2 = arb.pi() / 2
     h = arb(2) ** -level
     small = arb(2) ** (-bits - 20)
@@ -213,7 +214,6 @@ def _level_nodes(level: int, bits: int) -> list:
             break
         out.append((one_minus_x, w))
         k += 1 if level == 0 else 2
-    _NODES[key] = out
     return out
 
 

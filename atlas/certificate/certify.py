@@ -131,17 +131,13 @@ def _why_not(sweep) -> str | None:
     return None
 
 
-_CERTIFIERS: dict = {}
-
-
 def _certifier(sweep) -> "Certifier":
     # the leaves are shared by every method row over the same values and range (the range
-    # bounds the critical points of the skew-normal leaves)
-    key = (id(sweep.pv), sweep.spec.lo, sweep.spec.hi)
-    hit = _CERTIFIERS.get(key)
-    if hit is None or hit.sw.pv is not sweep.pv:
-        hit = Certifier(sweep)
-        _CERTIFIERS[key] = hit
+    # bounds the critical points of the skew-normal leaves): the values object keeps them
+    key = (sweep.spec.lo, sweep.spec.hi)
+    hit = sweep.pv.certifiers.get(key)
+    if hit is None:
+        hit = sweep.pv.certifiers[key] = Certifier(sweep)
     hit.sw = sweep  # the row asking: what depends on the method is memoised per row
     return hit
 
