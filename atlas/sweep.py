@@ -7,8 +7,10 @@ An ordering (the greedy path of :func:`fstheory.orderings.greedy.select`, with i
 only where, at some step, two candidates' objectives cross, where a value changes kind (becomes 0
 exactly, +-inf, or indeterminate) or at the ends of the range. So the sweep
 
-1. takes as *special points* the ends of the range and every point inside where a varying entropy
-   is 0 (solved exactly with sympy when it can); for a 3-D row instead, every point where an
+1. takes as *special points* the ends of the range, the structural points inside it (where a
+   feature degenerates or two become dependent, :mod:`fstheory.atlas.structural`) and every point
+   inside where a varying entropy is 0 (solved exactly with sympy when it can); for a 3-D row
+   instead of the zeros, every point where an
    H(Vi,Vj,C) its objective divides by is 0 (a pole, :mod:`fstheory.atlas.poles`);
    the values there are evaluated exactly (0 is 0, so x/0 and 0/0 follow the engine's conventions);
 2. evaluates the ordering at every special point and on a grid of ``grid`` points spread over the
@@ -468,7 +470,7 @@ def _pole_points(sw: _Sweep) -> list:
     """Exact zeros strictly inside the range of the H(Vi,Vj,C) a 3-D objective divides by
     (:func:`fstheory.atlas.poles.divisor_zeros`; none where the joint leaves cannot be
     built: the change through infinity is then located as a pole). Kept in ``sw.poles``."""
-    if sw.on_beta or sw.spec.scenario_file is not None:
+    if sw.on_beta:
         return []
     from fstheory.atlas.certificate import certify as atlas_certify
     from fstheory.atlas import poles as atlas_poles
@@ -846,8 +848,8 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     progress : callable(label, done, total), optional
     certify : bool, optional
         Run the completeness certificate (:mod:`fstheory.atlas.certificate.certify`); the default
-        runs it where it applies (every input has a rigorous enclosure: Scenarios I and II,
-        the 3-D methods in Scenario I; not scenario files or numerical-route inputs). Without it the result
+        runs it where it applies (every input has a rigorous enclosure over a cell, whether the
+        scenario is registered or a file; not varying numerical-route inputs). Without it the result
         carries the statement of what the sampled search guarantees, with the reason.
     """
     sw = _sweep(spec)
@@ -857,6 +859,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
     # not, delta = exp(-1/2)/10 + 2/15 for h = 0 in Scenario I); its special points are the
     # zeros of the H(Vi,Vj,C) it divides by, where the joint values are the open closed forms
     zeros = _pole_points(sw) if sw.method.reads_joint else _entropy_zeros(sw, lo, hi)
+    # where a feature degenerates (a*X at a = 0), the structure of the open cells fails
+    structural = [] if sw.on_beta else sw.pv.structural.inside(lo, hi)
+    zeros = sorted(set(zeros) | set(structural), key=lambda s: float(s))
     special = [lo] + zeros + [hi]
     bind = sw.method.reads_joint or bool(sw.pv.numeric_varying)
     per_unit = max(spec.grid, 4)

@@ -59,6 +59,7 @@ from fstheory.engine.kinds import LaplaceClassIntegral
 from fstheory.engine.point import Parameters
 from fstheory.engine.prove import ENTROPY, MI, MI_CLASS, prove
 from fstheory.engine.values import ScenarioValues
+from fstheory.atlas.structural import StructuralPoints, structural_points
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
 from fstheory.theory.extended import ExtendedReal
 from fstheory.theory.symbolic import GUARD_DIGITS
@@ -225,11 +226,13 @@ class ParametricValues:
             if name not in ref:
                 ref[name] = {"unit": sp.Rational(1, 2), "positive": 1, "nonzero": 1}.get(
                     scenario.parameter(name).domain, 0)
-        self.reference_bound = scenario.bind(**self.fixed, **ref)
-        self.labels = tuple(self.reference_bound.display_labels())
         self.symbols = {n: scenario.parameter(n).symbol for n in self.vary}
-        self._fixed_subs = {scenario.symbols[n]: v for n, v in self.reference_bound.params.items()
+        self._fixed_subs = {scenario.symbols[n]: v for n, v in
+                            scenario.bind(**self.fixed, **ref).params.items()
                             if n not in self.vary}
+        self.structural = self._structural_points()
+        self.reference_bound = self._generic_reference(ref)
+        self.labels = tuple(self.reference_bound.display_labels())
         der = derive(scenario)
         n = len(self.labels)
         self._derivations = {}
@@ -245,6 +248,43 @@ class ParametricValues:
         #: (lo, hi) of a range -> the certifier of its cells (:mod:`fstheory.atlas.certificate`),
         #: shared by every method row swept over these values
         self.certifiers: dict = {}
+
+    # ----- where the structure changes ---------------------------------------------------------
+    def _structural_points(self) -> StructuralPoints:
+        """The structural points of the one swept parameter (:mod:`fstheory.atlas.structural`);
+        none when two parameters are swept (their structure is then taken from the derivation
+        as it is, and the certificate does not apply)."""
+        if len(self.vary) != 1:
+            return StructuralPoints(())
+        (sym,) = self.symbols.values()
+        exprs = [f.expr.subs(self._fixed_subs) for f in self.scenario.features]
+        return structural_points(exprs, dict(self.scenario.base), sym)
+
+    def is_structural(self, point: dict) -> bool:
+        """Whether ``point`` is a structural point (its values are then the engine's at the
+        point, with the structure decided there)."""
+        if len(self.vary) != 1 or not self.structural.points:
+            return False
+        (name,) = self.vary
+        x = as_exact(point[name])
+        return any(x == p if x.is_Rational and p.is_Rational else sp.simplify(x - p) == 0
+                   for p in self.structural.points)
+
+    def _generic_reference(self, ref: dict) -> BoundScenario:
+        """The scenario bound at ``ref``, moved off a structural point: the constant quantities
+        are read there, and must be those of every generic point (a*X at a = 0 is constant)."""
+        if self.is_structural(ref):
+            (name,) = self.vary
+            x = as_exact(ref[name])
+            for j in range(1, 40):
+                for cand in (x + sp.Rational(1, 2 ** j), x - sp.Rational(1, 2 ** j)):
+                    if self.is_structural({name: cand}):
+                        continue
+                    try:
+                        return self.scenario.bind(**self.fixed, **{**ref, name: cand})
+                    except ParameterError:
+                        continue
+        return self.scenario.bind(**self.fixed, **ref)
 
     # ----- which quantities vary ----------------------------------------------------------------
     def closed_form(self, q) -> sp.Expr | None:
@@ -282,11 +322,9 @@ class ParametricValues:
 
     def _varies(self, q, d) -> bool:
         if d.kind == "structure":
-            # 0 holds at every point (a constant feature keeps it); +inf needs both features
-            # non-constant, which a swept coefficient can break (a*X at a = 0): decided per point
-            return d.expr == sp.oo and any(
-                self.scenario.features[i].expr.free_symbols & set(self.symbols.values())
-                for i in q[1:])
+            # holds on every open cell between structural points, where the point's own
+            # values are used (a*X at a = 0: MI(X, a*X) = 0 there, +inf elsewhere)
+            return False
         if d.kind == "numeric":
             return self._numeric_depends(q)
         expr = self.closed_form(q)
@@ -385,6 +423,24 @@ class ParametricValues:
                          _INVARIANT[q[0]])
         return v.named(label)
 
+    def _engine_at(self, point: dict) -> ScenarioValues:
+        """Every value at a structural point as ``fstheory values`` computes it there (each on
+        first read), the structure decided at the point."""
+        bound = self.bound_at(point)
+        quantities = PointQuantities(bound, self.digits)
+        nf = len(self.labels)
+        labels = self.labels
+
+        def pair(i, j):
+            v = quantities.mi_pair(min(i, j), max(i, j))[0]
+            return v.named(f"MI({labels[i]},{labels[j]})")
+
+        return ScenarioValues(self.reference.scenario, dict(bound.params), labels,
+                              _Lazy(nf, lambda i: quantities.entropy(i)[0]),
+                              _Lazy(nf, lambda i: quantities.mi_class(i)[0]),
+                              _Lazy(nf, lambda i: _Lazy(nf, lambda j: pair(i, j))),
+                              digits=self.digits, joint_source=_JointAt(self, dict(point)))
+
     def at(self, point: dict, exact: bool = False, joint_digits: int | None = None) -> ScenarioValues:
         """Every value at ``point`` (name -> exact number or mpf) as a :class:`ScenarioValues`;
         ``exact`` as in :meth:`value`. Each varying value is computed when first read (and
@@ -406,6 +462,10 @@ class ParametricValues:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        if self.is_structural(point):
+            out = self._engine_at(point)
+            self._cache[key] = out
+            return out
         ref = self.reference
         pt = _PointValues(self, point, exact)
         nf = len(self.labels)

@@ -185,7 +185,14 @@ def values_text(values: ScenarioValues, digits: int, joint: bool = False) -> str
         )
         if _missing(h) and not h.is_estimate:
             lines.append(f"{'':<{w}}  h({label}) not computed: {_why(h)}")
-    lines += ["", "MI(Vi, Vj), i > j (each MI(Vi, Vi) is +inf):"]
+    finite_diagonal = [i for i in range(values.n_features) if not values.mi(i, i).is_pos_inf]
+    if not finite_diagonal:
+        lines += ["", "MI(Vi, Vj), i > j (each MI(Vi, Vi) is +inf):"]
+    else:  # a feature constant at these parameters: MI(V, V) = H(V) = 0
+        lines += ["", "MI(Vi, Vj), i > j (each MI(Vi, Vi) is +inf except those listed first, "
+                  "constant features):"]
+        lines += [f"  MI({values.labels[i]}, {values.labels[i]}) = "
+                  f"{_cell(values.mi(i, i), digits)}" for i in finite_diagonal]
     for i in range(values.n_features):
         for j in range(i):
             lines.append(

@@ -471,3 +471,18 @@ def test_text_forms():
     assert ZERO.text() == "0"
     with mpmath.workdps(30):
         assert xr("0.5").text(6) == "0.500000"
+
+
+def test_negation_is_exact_at_a_lower_working_precision():
+    """-x keeps every bit of x (a value computed at 140 bits, negated at 30 digits): a - a is
+    an exact 0, not the rounding of -a with a radius that does not cover it."""
+    import mpmath
+
+    from fstheory.theory.extended import ExtendedReal
+
+    with mpmath.workprec(140):
+        a = ExtendedReal.finite(mpmath.mpf(1) / 3, radius=mpmath.mpf("1e-43"))
+    with mpmath.workdps(30):
+        d = a - a
+        assert d.value == 0 and d.radius < mpmath.mpf("1e-42")
+        assert (-a).value._mpf_[1:] == a.value._mpf_[1:] and (-a).value < 0

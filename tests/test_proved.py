@@ -350,3 +350,43 @@ def test_steep_threshold_step_is_integrated(k):
     assert v.mi_class[0].is_finite and agrees(v.mi_class[0], ref, 15)
     if k == "0.9":
         assert v.mi_class[0].text(15) == "0.508909382680876"
+
+
+# ----- orderings at tiny k: values told apart by their enclosures ---------------------------------------
+
+
+def test_order_at_tiny_k_selects_y_second():
+    """mRMR in Scenario I at k = 10^-200: at step 2 Y's objective is MI(C, Y) - MI(Y, X) = k^2/6
+    - 0 > 0 (independent reference: the series of test_uniform_k_1e_60...), while Y^2, Z, W+2
+    and Z+W score an exact 0 (a symmetry zero and independence): Y wins, as at every k in (0, 1].
+    Within the tie band, but proved apart by the enclosures (the greedy used to call it a tie)."""
+    from fstheory.orderings.greedy import select
+
+    v = value("uniform", k="1e-200")
+    with mpmath.workdps(50):
+        assert v.mi_class[6].enclosure().lower > 0  # k^2/6 = 1.67e-401, proved positive
+    assert [v.labels[i] for i in select(v, "mrmr").order] == [
+        "X", "Y", "Z", "W+2", "X-Y", "Z+W", "3X+1", "Y^2", "Z^2", "X^2"]
+
+
+def test_greedy_tie_needs_overlapping_enclosures():
+    from fstheory.orderings.greedy import _tied, tie_band
+
+    eps = tie_band(30)
+    tiny = ExtendedReal.finite(mpmath.mpf("1e-41"), radius=mpmath.mpf("1e-71"))
+    assert not _tied(tiny, xr(0), eps)  # proved apart
+    fuzzy = ExtendedReal.finite(mpmath.mpf("1e-41"), radius=mpmath.mpf("1e-40"))
+    assert _tied(fuzzy, xr(0), eps)  # cannot be told apart: the band decides
+    assert not _tied(xr(1), xr(0), eps)
+
+
+def test_atlas_at_tiny_k_agrees_with_order_and_is_certified(capsys):
+    """The issue's atlas over k in [1e-300, 1e-200]: one region, the ordering of
+    test_order_at_tiny_k_selects_y_second, certified."""
+    code = main(["atlas", "--scenario", "uniform", "--method", "mrmr", "--vary", "k",
+                 "--range", "1e-300:1e-200", "--grid", "8", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(obj["regions"]) == 1
+    assert obj["regions"][0]["order"] == ["X", "Y", "Z", "W+2", "X-Y", "Z+W", "3X+1", "Y^2",
+                                          "Z^2", "X^2"]
+    assert obj["certificate"]["certified"] is True

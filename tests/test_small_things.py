@@ -93,3 +93,17 @@ def test_the_readme_names_every_key_of_values_json(capsys, joint):
     keys = list(json.loads(out))
     intro = README[README.index("`--json` prints one object"):][:600]
     assert [k for k in keys if f"`{k}`" not in intro] == []
+
+
+def test_the_values_header_lists_a_constant_features_diagonal(capsys, tmp_path):
+    """k*Y at k = 0 is constant: MI(kY, kY) = H(kY) = 0, never said to be +inf."""
+    path = tmp_path / "const.toml"
+    path.write_text('name = "const"\ntitle = "const"\n[parameters.k]\ndomain = "unit"\n'
+                    '[base.X]\nlaw = "uniform"\nlow = "-1"\nhigh = "1"\n'
+                    '[base.Y]\nlaw = "uniform"\nlow = "-1"\nhigh = "1"\n'
+                    '[[features]]\nexpr = "X"\n[[features]]\nlabel = "kY"\nexpr = "k*Y"\n'
+                    '[class]\nrule = "X + Y >= 0"\n')
+    code, out, err = run(capsys, "values", "--scenario-file", str(path), "--k", "0",
+                         "--digits", "5")
+    assert code == 0 and "(each MI(Vi, Vi) is +inf):" not in out
+    assert "except those listed first" in out and "  MI(kY, kY) = 0\n" in out

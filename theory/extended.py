@@ -358,7 +358,9 @@ class ExtendedReal:
     def __neg__(self) -> "ExtendedReal":
         label = f"-{_wrap(self.label, '*')}" if self.label else None
         if self.kind is Kind.FINITE:
-            return ExtendedReal(Kind.FINITE, -self.value, label=label, _radius=self._radius)
+            # exact: ``-value`` would round to the working precision without a radius for it
+            return ExtendedReal(Kind.FINITE, mpmath.mp.make_mpf(_libmp.mpf_neg(self.value._mpf_)),
+                                label=label, _radius=self._radius)
         if self.kind is Kind.POS_INF:
             return ExtendedReal(Kind.NEG_INF, label=label)
         if self.kind is Kind.NEG_INF:

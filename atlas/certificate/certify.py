@@ -51,11 +51,16 @@ The 3-D methods' joint inputs are leaves and identities in them
 parameter symbolic); at every special point each joint quantity derived there is proved equal
 to the open form's limit before the point pieces are evaluated.
 
-Not certifiable (the statement says which and why): inputs from the numerical route (scenario
-files' numeric quantities; Scenario III's MI(C, V) are enclosed by
-:mod:`fstheory.atlas.certificate.laplace`), joint inputs without an enclosure (the integrals over
-directions of Scenario II, two-point probabilities of non-uniform laws: the reason names the
-pairs), a structure that changes inside the range, a region that stops undecided.
+Whether a certificate applies is decided by the scenario's content, never by where it was
+declared (a registered scenario or a file). A numerical-route input that does not vary over the
+range is a constant leaf (the engine's proved ball at the reference point). Not certifiable (the
+statement says which and why): inputs from the numerical route that vary (Scenario III's
+MI(C, V) are enclosed by :mod:`fstheory.atlas.certificate.laplace`; the reason names every
+other one), joint inputs without an enclosure (the integrals over directions of Scenario II,
+two-point probabilities of non-uniform laws: the reason names the pairs), features whose
+structural points are not known exactly, a structural point inside the range
+(:mod:`fstheory.atlas.structural`: that point piece is not proved, the others are), a region
+that stops undecided.
 """
 
 from __future__ import annotations
@@ -120,8 +125,12 @@ def applicable(sweep) -> bool:
 
 
 def _why_not(sweep) -> str | None:
-    if sweep.spec.scenario_file is not None:
-        return "a scenario file: its inputs are not known to have enclosures"
+    """Why no certificate applies, from what the scenario contains (never from where it was
+    declared): an input without an enclosure, or features whose structural points are not
+    known exactly."""
+    undecided = [] if sweep.on_beta else list(sweep.pv.structural.undecided)
+    if undecided:
+        return "the structure of the features is not known on every cell: " + "; ".join(undecided)
     try:
         cert = _certifier(sweep)
         if sweep.method.reads_joint:
@@ -289,6 +298,7 @@ class Certifier:
         self.symbol: dict = {}
         by_key: dict = {}
         lo, hi = sp.Rational(sw.spec.lo), sp.Rational(sw.spec.hi)
+        missing: list = []  # every input without an enclosure, with the reason
         with working_precision(self.bits), mpmath.workprec(self.bits):
             qs = [("h", i) for i in range(n)] + [("mi_c", i) for i in range(n)] + [
                 ("mi", i, j) for i in range(n) for j in range(i + 1, n)]
@@ -301,7 +311,21 @@ class Certifier:
                     continue
                 varying = q in pv.varying
                 if d.kind != "closed":
-                    key = self._laplace_key(q, label)
+                    try:
+                        key = self._laplace_key(q, label)
+                    except NoEnclosure as exc:
+                        if varying:
+                            missing.append(str(exc))
+                            continue
+                        # constant over the range: the engine's proved ball at the reference
+                        # point encloses it on every cell
+                        key = ("constant", d.key())
+                        if key not in by_key:
+                            by_key[key] = (self._reference_leaf(q, label, missing),
+                                           sp.Symbol(f"L{len(by_key)}"), [])
+                        self.leaf[q], self.symbol[q], names = by_key[key]
+                        names.append(label)
+                        continue
                 else:
                     # the derivation itself (with every parameter) names the function: after
                     # substitution two 0/0 forms at k = 1 would both read nan; structural, as
@@ -319,6 +343,8 @@ class Certifier:
                                    sp.Symbol(f"L{len(by_key)}"), names)
                 self.leaf[q], self.symbol[q], names = by_key[key]
                 names.append(label)
+            if missing:
+                raise NoEnclosure("; ".join(missing))
             self.leaf_by_symbol = {s: self.leaf[q] for q, s in self.symbol.items()
                                    if isinstance(s, sp.Symbol)}
             self.constant_symbols = {s for s, leaf in self.leaf_by_symbol.items()
@@ -441,6 +467,28 @@ class Certifier:
             if expr == form and t.name == "k":
                 return UniformClassLeaf(which, expr, t)
         return GenericLeaf(expr, t, lambda x: exact_at(x))
+
+    def _reference_leaf(self, q, label: str, missing: list) -> ConstLeaf:
+        """A numerical-route quantity that does not vary over the range: its value at the
+        reference point as the engine proved it (exact, or a ball with a rigorous radius); an
+        estimate or a refusal there leaves it without an enclosure (said in ``missing``)."""
+        v = self.sw.pv.reference
+        x = {"h": v.h, "mi_c": v.mi_c, "mi": v.mi}[q[0]](*q[1:])
+        if x.is_pos_inf:
+            return ConstLeaf(IX.POS_INF)
+        if x.is_neg_inf:
+            return ConstLeaf(IX.NEG_INF)
+        if not x.is_finite:
+            missing.append(f"{label} is not proved ({x.cause})")
+            return ConstLeaf(IX.ZERO)
+        if x.is_zero and x.enclosure().exact:
+            return ConstLeaf(IX.ZERO, sp.Integer(0))
+        from flint import arb
+
+        from fstheory.theory.arbexpr import arb_from_mpf
+
+        e = x.enclosure()
+        return ConstLeaf(lambda: arb(arb_from_mpf(e.mid), arb_from_mpf(e.radius)))
 
     def _numerical_constant(self, q, label):
         """A constant whose closed form arb cannot enclose (an integral whose integrand is
@@ -1046,6 +1094,14 @@ class Certifier:
         if poles:
             return self._finish(0, brackets, failures + poles)
         for cell, region in pieces:
+            if cell.is_point and not self.on_beta and self.sw.pv.is_structural(
+                    {self.sw.param: as_exact(cell.lo)}):
+                # the leaves hold the structure of the open cells, not this point's
+                failures.append(f"at {self.sw.param} = {_text(cell.lo)}: the structure of the "
+                                "features changes there (a feature degenerates or two become "
+                                "dependent); the ordering at the point is the engine's, computed "
+                                "there, not proved by enclosures")
+                continue
             if region is None:
                 failures.append(f"{_where(cell)}: no reported region holds the whole piece (a "
                                 "region ends where no breakpoint bracket or special point is)")
