@@ -58,13 +58,14 @@ from fstheory.atlas.lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
 from fstheory.orderings.greedy import _tied, select, tie_band
 from fstheory.orderings.methods import get_method
-from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues, as_exact
+from fstheory.atlas.numbers import as_exact, decimal_text
+from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
 from fstheory.scenarios.declaration import ParameterError, to_rational
 from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.symbolic import GUARD_DIGITS
 
 __all__ = ["AtlasSpec", "AtlasResult", "Breakpoint", "Region", "atlas", "parse_range",
-           "decimal_text", "check_parameter"]
+           "check_parameter"]
 
 
 # ----- input ---------------------------------------------------------------------------------------
@@ -146,24 +147,6 @@ def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
 
 
 # ----- output --------------------------------------------------------------------------------------
-
-
-def decimal_text(x, digits: int) -> str:
-    """A point as a decimal string: exactly when it is a short terminating decimal, else with
-    ``digits`` significant digits."""
-    if isinstance(x, sp.Basic) and x.is_Rational:
-        f = Fraction(int(x.p), int(x.q))
-        for scale in range(0, digits + 1):
-            if (f * 10**scale).denominator == 1:
-                from fstheory.scenarios.declaration import param_text
-
-                return param_text(x)
-    with mpmath.workdps(digits + 10):
-        v = mpmath.mpf(sp.N(x, digits + 10)) if isinstance(x, sp.Basic) else mpmath.mpf(x)
-        if v == 0:
-            return "0"
-        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-max(digits, 6),
-                           max_fixed=digits + 2)
 
 
 def _distinct_texts(points: dict, brackets: dict, digits: int) -> dict:

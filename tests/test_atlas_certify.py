@@ -276,7 +276,7 @@ def test_interval_kinds_follow_the_exact_world():
 def test_negative_points_keep_their_sign():
     # mpmath's mpf.man_exp drops the sign: cell ends, cache keys and exact points must not
     from fstheory.atlas.certificate.enclose import _arb_from_mpf
-    from fstheory.atlas.values import as_exact
+    from fstheory.atlas.numbers import as_exact
 
     x = mpmath.mpf(-3) / 4
     assert as_exact(x) == sp.Rational(-3, 4) and atlas_certify._fraction(x) == Fraction(-3, 4)

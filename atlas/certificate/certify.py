@@ -76,7 +76,7 @@ from fstheory.atlas.certificate.laplace import class_mi_expression, laplace_leaf
 from fstheory.atlas import poles as atlas_poles
 from fstheory.atlas.lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
-from fstheory.atlas.values import as_exact, man_exp
+from fstheory.atlas.numbers import as_exact, decimal_text, man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
 __all__ = ["applicable", "certify", "guarantee", "Certifier"]
@@ -1191,6 +1191,4 @@ def _where(cell: Cell) -> str:
 
 
 def _dec(x, digits: int) -> str:
-    from fstheory.atlas.sweep import decimal_text
-
     return decimal_text(x, digits)

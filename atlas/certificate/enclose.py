@@ -61,7 +61,7 @@ import sympy as sp
 from flint import arb, ctx
 
 from fstheory.atlas.certificate.interval import IX
-from fstheory.atlas.values import man_exp
+from fstheory.atlas.numbers import man_exp
 from fstheory.theory.arbexpr import NoEnclosure, arb_from_mpf, arb_of
 from fstheory.theory.quadrature import flint_precision as working_precision
 from fstheory.theory.skew_normal import (skew_normal_argument, skew_normal_mi_ball,

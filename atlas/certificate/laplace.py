@@ -19,7 +19,7 @@ from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, ConstLeaf, N
                                               _hull, _monotone_ix, _mpf_down, _mpf_up,
                                               _PointMemo, to_ix, working_precision)
 from fstheory.atlas.certificate.interval import IX
-from fstheory.atlas.values import as_exact
+from fstheory.atlas.numbers import as_exact
 from fstheory.theory.arbexpr import arb_of
 from fstheory.theory.laplace_class import (WHICH, class_mi_ball, class_mi_derivative_ball,
                                            class_mi_expression, recognise)
