@@ -67,7 +67,8 @@ import mpmath
 import sympy as sp
 
 from fstheory.atlas.certificate.enclose import (Cell, ConstLeaf, GenericLeaf, NoEnclosure,
-                                              SkewNormalLeaf, UniformClassLeaf, arb_of,
+                                              SkewNormalLeaf, UniformClassLeaf, arb_from_mpf, arb_of,
+                                              mpf_down, mpf_up,
                                               skew_normal_argument, skew_normal_mi_ball, working_precision)
 from fstheory.atlas.certificate.interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
                                                evaluate_expr)
@@ -462,9 +463,8 @@ class Certifier:
         if note not in self.notes:
             self.notes.append(note)
         r = abs(x) * mpmath.mpf(10) ** -e
-        from fstheory.atlas.certificate.enclose import _arb_from_mpf
 
-        return arb(_arb_from_mpf(x), _arb_from_mpf(r))
+        return arb(arb_from_mpf(x), arb_from_mpf(r))
 
     def leaf_ix(self, q, cell: Cell, der: bool) -> IX:
         if q[0] == "mi" and q[1] == q[2]:
@@ -1155,13 +1155,12 @@ def _ix_end(x, rnd: str) -> mpmath.mpf:
     if isinstance(x, mpmath.mpf):
         return x
     b = arb_of(x)
-    from fstheory.atlas.certificate.enclose import _mpf_down, _mpf_up
 
     if rnd == "d":
-        return _mpf_down(b.lower())
+        return mpf_down(b.lower())
     if rnd == "u":
-        return _mpf_up(b.upper())
-    return _mpf_down(b.mid())
+        return mpf_up(b.upper())
+    return mpf_down(b.mid())
 
 
 def _num(x) -> float:
