@@ -56,7 +56,7 @@ import sympy as sp
 from fstheory.atlas import lowstage
 from fstheory.atlas.lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
-from fstheory.orderings.greedy import _tied, select, tie_band
+from fstheory.orderings.greedy import select, tie_band
 from fstheory.orderings.methods import get_method
 from fstheory.atlas.numbers import as_exact, decimal_text
 from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
@@ -483,14 +483,6 @@ def _first_difference(left, right) -> int | None:
     return None
 
 
-def _beats(g: ExtendedReal, a: int, b: int) -> bool | None:
-    """True if A's objective beats B's (g = obj(A) - obj(B) > 0, or an exact tie with a < b)."""
-    if g.is_indeterminate:
-        return None
-    s = g.sign()
-    return s > 0 or (s == 0 and a < b)
-
-
 def _difference(sw: _Sweep, t, a: int, b: int, prefix, low: bool = False) -> ExtendedReal:
     fa, fb = sw.objective(t, a, prefix, low), sw.objective(t, b, prefix, low)
     if fa.is_indeterminate and fb.is_indeterminate:
@@ -540,8 +532,12 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
 
 
 def _wins(sw: _Sweep, x, a: int, b: int, prefix, low: bool = False) -> bool:
-    w = _beats(_difference(sw, x, a, b, prefix, low), a, b)
-    return True if w is None else w
+    """Whether A's objective beats B's at ``x`` by the greedy rule without a tie band (exact
+    ties to the lower index); where neither can be chosen, A is taken to keep winning."""
+    fa, fb = sw.objective(x, a, prefix, low), sw.objective(x, b, prefix, low)
+    if not (EXACT_OPS.choosable(fa) or EXACT_OPS.choosable(fb)):
+        return True
+    return EXACT_OPS.beats(fa, fb, first=a < b)
 
 
 def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False,
@@ -669,7 +665,7 @@ def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> 
     of 10 (at most half-way to the samples ``tl``, ``tr``) while the ordering there is not the
     sample's (``left``, ``right``) and the pair is tied."""
     digits = sw.spec.digits
-    eps = tie_band(sw.tie_digits)
+    ops = EXACT_OPS.with_band(tie_band(sw.tie_digits))
     prec = mpmath.workdps(digits + GUARD_DIGITS)
     with prec:
         tl, tr = _to_mpf(tl), _to_mpf(tr)
@@ -684,7 +680,7 @@ def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> 
             if o == sample or p == limit:
                 return p, o
             with prec:
-                if not _tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix), eps):
+                if not ops.tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix)):
                     return p, o
                 w *= 10
 

@@ -70,8 +70,7 @@ from fstheory.atlas.certificate.enclose import (Cell, ConstLeaf, GenericLeaf, No
                                               SkewNormalLeaf, UniformClassLeaf, arb_from_mpf, arb_of,
                                               mpf_down, mpf_up,
                                               skew_normal_argument, skew_normal_mi_ball, working_precision)
-from fstheory.atlas.certificate.interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
-                                               evaluate_expr)
+from fstheory.atlas.certificate.interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
 from fstheory.atlas.certificate.joint import JointLeaves
 from fstheory.atlas.certificate.laplace import class_mi_expression, laplace_leaf, recognise
 from fstheory.atlas import poles as atlas_poles
@@ -554,15 +553,15 @@ class Certifier:
         None: not decided on this cell."""
         if a.kind == "+inf" and w < c:
             # whatever c is (even undecided): finite, -inf, indeterminate, or +inf with the index
-            # deciding for w (c = -inf against an undecided w is left to by_kinds: w could be
-            # indeterminate there)
+            # deciding for w (c = -inf against an undecided w is left to the comparison by
+            # kinds: w could be indeterminate there)
             return True
         if a.kind == "+inf" and b.kind == "undecided" and (cell.open_lo or cell.open_hi):
             # c's objective unbounded on the cell (a pole at its open end) but finite at every
             # point of it
             return True if self._finite_on(cell, prefix, c, zeros()) else None
-        if not (a.finite and b.finite):
-            return by_kinds(a, b, w, c)
+        if not (a.finite and b.finite):  # by their kinds
+            return IntervalOps().beats(a, b, first=w < c)
         g = a - b
         if g.positive():
             return True
