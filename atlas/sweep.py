@@ -60,7 +60,8 @@ from fstheory.orderings.greedy import select, tie_band
 from fstheory.orderings.methods import get_method
 from fstheory.atlas.numbers import as_exact, decimal_text
 from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
-from fstheory.scenarios.declaration import ParameterError, to_rational
+from fstheory.scenarios.declaration import ParameterError, param_text, to_rational
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.symbolic import GUARD_DIGITS
 
@@ -127,9 +128,10 @@ def check_parameter(scenario, method, name: str) -> str:
 
 def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
     """'LO:HI' checked against the parameter's domain; the whole domain when ``text`` is None."""
+    d = DOMAINS[domain]
     if text is None:
-        if domain == "unit":
-            return "0", "1"
+        if d.whole is not None:
+            return d.whole
         raise ParameterError(f"parameter '{name}' has no bounded domain: give --range LO:HI")
     lo_t, sep, hi_t = text.partition(":")
     if not sep:
@@ -137,12 +139,8 @@ def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
     lo, hi = to_rational(name, lo_t), to_rational(name, hi_t)
     if lo >= hi:
         raise ParameterError(f"parameter '{name}': range LO:HI needs LO < HI (got {text})")
-    bad = {"unit": lo < 0 or hi > 1, "positive": lo <= 0, "nonzero": lo <= 0 <= hi}.get(domain, False)
-    if bad:
-        allowed = {"unit": "within [0, 1]", "positive": "> 0", "nonzero": "not containing 0"}[domain]
-        raise ParameterError(f"parameter '{name}': range {text} must be {allowed}")
-    from fstheory.scenarios.declaration import param_text
-
+    if not d.range_ok(lo, hi):
+        raise ParameterError(f"parameter '{name}': range {text} must be {d.range_text}")
     return param_text(lo), param_text(hi)  # exact, and short: '1e-1000', not 1/10^1000
 
 

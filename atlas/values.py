@@ -61,6 +61,7 @@ from fstheory.engine.prove import ENTROPY, MI, MI_CLASS, prove
 from fstheory.engine.quantities import PointQuantities
 from fstheory.engine.values import ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory.extended import ExtendedReal
 
 __all__ = ["ParametricValues", "METHOD_PARAMETERS", "QUANTITY_NAMES",
@@ -195,8 +196,7 @@ class ParametricValues:
         ref = dict(reference or {})
         for name in self.vary:
             if name not in ref:
-                ref[name] = {"unit": sp.Rational(1, 2), "positive": 1, "nonzero": 1}.get(
-                    scenario.parameter(name).domain, 0)
+                ref[name] = DOMAINS[scenario.parameter(name).domain].reference
         self.reference_bound = scenario.bind(**self.fixed, **ref)
         self.labels = tuple(self.reference_bound.display_labels())
         self.symbols = {n: scenario.parameter(n).symbol for n in self.vary}
@@ -335,8 +335,9 @@ class ParametricValues:
         for n in self.vary:
             sym, x = self.symbols[n], as_exact(point[n])
             subs[sym] = x
-            if self.scenario.parameter(n).domain == "unit" and x in (0, 1):
-                dirs[sym] = "+" if x == 0 else "-"
+            side = DOMAINS[self.scenario.parameter(n).domain].side(x)
+            if side is not None:
+                dirs[sym] = side
         return Parameters(subs, dirs)
 
     def value(self, q, point: dict, exact: bool = False,

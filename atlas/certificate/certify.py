@@ -76,6 +76,7 @@ from fstheory.atlas.certificate.laplace import class_mi_expression, laplace_leaf
 from fstheory.atlas import poles as atlas_poles
 from fstheory.atlas.lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.atlas.numbers import as_exact, decimal_text, man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
@@ -352,9 +353,10 @@ class Certifier:
     def _dirs(self, at: dict) -> dict:
         dirs = {}
         for name, sym in self.sw.scenario.symbols.items():
-            p = self.sw.scenario.parameter(name)
-            if p.domain == "unit" and sym in at and at[sym] in (0, 1):
-                dirs[sym] = "+" if at[sym] == 0 else "-"
+            side = DOMAINS[self.sw.scenario.parameter(name).domain].side(at[sym]) \
+                if sym in at else None
+            if side is not None:
+                dirs[sym] = side
         return dirs
 
     def _fixed(self) -> dict:
