@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
-from fstheory.atlas.values import as_exact
+from fstheory.atlas.numbers import as_exact
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError, to_rational
 

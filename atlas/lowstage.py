@@ -48,7 +48,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from fstheory.atlas.certificate.interval import IX, IntervalOps, by_kinds
+from fstheory.atlas.certificate.interval import IX, IntervalOps
 from fstheory.theory.extended import ExtendedReal, Kind
 from fstheory.theory.symbolic import GUARD_DIGITS
 
@@ -197,5 +197,5 @@ def decided(fw: IX, fc: IX, w: int, c: int) -> bool:
     """Whether w's objective beats c's for every value in their enclosures (kinds as in the
     greedy rule: an indeterminate candidate loses, equal infinities go to the lower index)."""
     if not (fw.finite and fc.finite):
-        return bool(by_kinds(fw, fc, w, c))
+        return bool(IntervalOps().beats(fw, fc, first=w < c))
     return (fw - fc).positive()

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
-from fstheory.atlas.sweep import AtlasSpec, _run, atlas, decimal_text
-from fstheory.atlas.values import as_exact
+from fstheory.atlas.numbers import as_exact, decimal_text
+from fstheory.atlas.sweep import AtlasSpec, _run, atlas
 
 __all__ = ["PhaseMap", "phase_map", "first_set_optimal", "column_optimal_sets", "column_values",
            "derive_column_sets", "ordered_specs"]

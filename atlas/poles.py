@@ -44,7 +44,7 @@ import sympy as sp
 
 from fstheory.atlas.certificate.enclose import NoEnclosure
 from fstheory.atlas.certificate.interval import SYM_INF
-from fstheory.atlas.values import as_exact
+from fstheory.atlas.numbers import as_exact
 from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero, mp_value
 from fstheory.engine.evaluate_joint import pair_label

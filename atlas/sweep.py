@@ -59,15 +59,17 @@ import sympy as sp
 from fstheory.atlas import lowstage
 from fstheory.atlas.lowstage import LOW_ACCURACY, LOW_DIGITS, LOW_ERROR
 from fstheory.orderings.arithmetic import EXACT_OPS
-from fstheory.orderings.greedy import _tied, select, tie_band
+from fstheory.orderings.greedy import select, tie_band
 from fstheory.orderings.methods import get_method
-from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues, as_exact
-from fstheory.scenarios.declaration import ParameterError, to_rational
+from fstheory.atlas.numbers import as_exact, decimal_text
+from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
+from fstheory.scenarios.declaration import ParameterError, param_text, to_rational
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory.extended import ExtendedReal, Form
 from fstheory.theory.symbolic import GUARD_DIGITS
 
 __all__ = ["AtlasSpec", "AtlasResult", "Breakpoint", "Region", "atlas", "parse_range",
-           "decimal_text", "check_parameter"]
+           "check_parameter"]
 
 
 # ----- input ---------------------------------------------------------------------------------------
@@ -129,9 +131,10 @@ def check_parameter(scenario, method, name: str) -> str:
 
 def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
     """'LO:HI' checked against the parameter's domain; the whole domain when ``text`` is None."""
+    d = DOMAINS[domain]
     if text is None:
-        if domain == "unit":
-            return "0", "1"
+        if d.whole is not None:
+            return d.whole
         raise ParameterError(f"parameter '{name}' has no bounded domain: give --range LO:HI")
     lo_t, sep, hi_t = text.partition(":")
     if not sep:
@@ -139,34 +142,12 @@ def parse_range(name: str, domain: str, text: str | None) -> tuple[str, str]:
     lo, hi = to_rational(name, lo_t), to_rational(name, hi_t)
     if lo >= hi:
         raise ParameterError(f"parameter '{name}': range LO:HI needs LO < HI (got {text})")
-    bad = {"unit": lo < 0 or hi > 1, "positive": lo <= 0, "nonzero": lo <= 0 <= hi}.get(domain, False)
-    if bad:
-        allowed = {"unit": "within [0, 1]", "positive": "> 0", "nonzero": "not containing 0"}[domain]
-        raise ParameterError(f"parameter '{name}': range {text} must be {allowed}")
-    from fstheory.scenarios.declaration import param_text
-
+    if not d.range_ok(lo, hi):
+        raise ParameterError(f"parameter '{name}': range {text} must be {d.range_text}")
     return param_text(lo), param_text(hi)  # exact, and short: '1e-1000', not 1/10^1000
 
 
 # ----- output --------------------------------------------------------------------------------------
-
-
-def decimal_text(x, digits: int) -> str:
-    """A point as a decimal string: exactly when it is a short terminating decimal, else with
-    ``digits`` significant digits."""
-    if isinstance(x, sp.Basic) and x.is_Rational:
-        f = Fraction(int(x.p), int(x.q))
-        for scale in range(0, digits + 1):
-            if (f * 10**scale).denominator == 1:
-                from fstheory.scenarios.declaration import param_text
-
-                return param_text(x)
-    with mpmath.workdps(digits + 10):
-        v = mpmath.mpf(sp.N(x, digits + 10)) if isinstance(x, sp.Basic) else mpmath.mpf(x)
-        if v == 0:
-            return "0"
-        return mpmath.nstr(v, digits, strip_zeros=False, min_fixed=-max(digits, 6),
-                           max_fixed=digits + 2)
 
 
 def _distinct_texts(points: dict, brackets: dict, digits: int) -> dict:
@@ -501,14 +482,6 @@ def _first_difference(left, right) -> int | None:
     return None
 
 
-def _beats(g: ExtendedReal, a: int, b: int) -> bool | None:
-    """True if A's objective beats B's (g = obj(A) - obj(B) > 0, or an exact tie with a < b)."""
-    if g.is_indeterminate:
-        return None
-    s = g.sign()
-    return s > 0 or (s == 0 and a < b)
-
-
 def _difference(sw: _Sweep, t, a: int, b: int, prefix, low: bool = False) -> ExtendedReal:
     fa, fb = sw.objective(t, a, prefix, low), sw.objective(t, b, prefix, low)
     if fa.is_indeterminate and fb.is_indeterminate:
@@ -558,8 +531,12 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
 
 
 def _wins(sw: _Sweep, x, a: int, b: int, prefix, low: bool = False) -> bool:
-    w = _beats(_difference(sw, x, a, b, prefix, low), a, b)
-    return True if w is None else w
+    """Whether A's objective beats B's at ``x`` by the greedy rule without a tie band (exact
+    ties to the lower index); where neither can be chosen, A is taken to keep winning."""
+    fa, fb = sw.objective(x, a, prefix, low), sw.objective(x, b, prefix, low)
+    if not (EXACT_OPS.choosable(fa) or EXACT_OPS.choosable(fb)):
+        return True
+    return EXACT_OPS.beats(fa, fb, first=a < b)
 
 
 def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False,
@@ -687,7 +664,7 @@ def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> 
     of 10 (at most half-way to the samples ``tl``, ``tr``) while the ordering there is not the
     sample's (``left``, ``right``) and the pair is tied."""
     digits = sw.spec.digits
-    eps = tie_band(sw.tie_digits)
+    ops = EXACT_OPS.with_band(tie_band(sw.tie_digits))
     prec = mpmath.workdps(digits + GUARD_DIGITS)
     with prec:
         tl, tr = _to_mpf(tl), _to_mpf(tr)
@@ -702,7 +679,7 @@ def _probes(sw: _Sweep, tl, tr, x0, x1, a: int, b: int, prefix, left, right) -> 
             if o == sample or p == limit:
                 return p, o
             with prec:
-                if not _tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix), eps):
+                if not ops.tied(sw.objective(p, a, prefix), sw.objective(p, b, prefix)):
                     return p, o
                 w *= 10
 

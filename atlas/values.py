@@ -18,7 +18,7 @@ depend on it is read from the symbolic derivation (:func:`fstheory.engine.derive
 * a ``numeric`` quantity (numerical route) is taken to vary with every parameter that enters its
   feature, the laws of its base variables or, for MI(C, V), the class rule; it is evaluated at each
   point, on its own, as :func:`fstheory.engine.evaluate.evaluate` does
-  (:class:`~fstheory.engine.evaluate.PointQuantities`), except Scenario III's MI(C, V)
+  (:class:`~fstheory.engine.quantities.PointQuantities`), except Scenario III's MI(C, V)
   (:func:`fstheory.theory.laplace_class.recognise`), a function of the class weight alone,
   free of the Laplace scale, proved as the engine's Laplace class integral without re-deriving
   the point's structure. The numerical route binds the scenario at the point, so it needs
@@ -48,23 +48,25 @@ Examples
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
+from fstheory.atlas.numbers import as_exact, man_exp
 from fstheory.engine.derive import derive
-from fstheory.engine.evaluate import PointQuantities, evaluate
+from fstheory.engine.evaluate import evaluate
 from fstheory.engine.kinds import LaplaceClassIntegral
 from fstheory.engine.point import Parameters
 from fstheory.engine.prove import ENTROPY, MI, MI_CLASS, prove
+from fstheory.engine.quantities import PointQuantities
 from fstheory.engine.values import ScenarioValues
 from fstheory.atlas.structural import StructuralPoints, structural_points
 from fstheory.scenarios.declaration import BoundScenario, ParameterError, Scenario
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory.extended import ExtendedReal
 from fstheory.theory.symbolic import GUARD_DIGITS
 
-__all__ = ["ParametricValues", "METHOD_PARAMETERS", "as_exact", "man_exp", "QUANTITY_NAMES",
+__all__ = ["ParametricValues", "METHOD_PARAMETERS", "QUANTITY_NAMES",
            "IrrationalPoint"]
 
 #: Parameters of a method rather than of the scenario (swept by the atlas like any other).
@@ -76,29 +78,6 @@ QUANTITY_NAMES = {"h": "h({0})", "mi_c": "MI(C,{0})", "mi": "MI({0},{1})"}
 class IrrationalPoint(ParameterError):
     """A row refused: a quantity without a closed form in the swept parameter is needed at an
     irrational special point, where the numerical route cannot bind the scenario."""
-
-
-def man_exp(x: mpmath.mpf) -> tuple[int, int]:
-    """(m, e) with x = m 2^e exactly, m signed (mpmath's ``mpf.man_exp`` drops the sign).
-
-    >>> man_exp(mpmath.mpf(-0.75))
-    (-3, -2)
-    """
-    sign, man, exp, _ = x._mpf_
-    return (-int(man) if sign else int(man)), int(exp)
-
-
-def as_exact(x) -> sp.Expr:
-    """A point given as a string, Fraction, int, sympy number or mpf, as an exact sympy number
-    (an mpf is a binary fraction and is converted exactly)."""
-    if isinstance(x, sp.Basic):
-        return x
-    if isinstance(x, mpmath.mpf):
-        man, exp = man_exp(x)
-        return sp.Integer(man) * sp.Integer(2) ** exp
-    if isinstance(x, Fraction):
-        return sp.Rational(x.numerator, x.denominator)
-    return sp.Rational(Fraction(str(x)))
 
 
 #: the invariant each kind of quantity is checked against (:mod:`fstheory.engine.prove`)
@@ -224,8 +203,7 @@ class ParametricValues:
         ref = dict(reference or {})
         for name in self.vary:
             if name not in ref:
-                ref[name] = {"unit": sp.Rational(1, 2), "positive": 1, "nonzero": 1}.get(
-                    scenario.parameter(name).domain, 0)
+                ref[name] = DOMAINS[scenario.parameter(name).domain].reference
         self.symbols = {n: scenario.parameter(n).symbol for n in self.vary}
         self._fixed_subs = {scenario.symbols[n]: v for n, v in
                             scenario.bind(**self.fixed, **ref).params.items()
@@ -404,8 +382,9 @@ class ParametricValues:
         for n in self.vary:
             sym, x = self.symbols[n], as_exact(point[n])
             subs[sym] = x
-            if self.scenario.parameter(n).domain == "unit" and x in (0, 1):
-                dirs[sym] = "+" if x == 0 else "-"
+            side = DOMAINS[self.scenario.parameter(n).domain].side(x)
+            if side is not None:
+                dirs[sym] = side
         return Parameters(subs, dirs)
 
     def value(self, q, point: dict, exact: bool = False,

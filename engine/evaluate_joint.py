@@ -36,47 +36,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import mpmath
-import sympy as sp
 
-from fstheory.engine.kinds import DirectionIntegral, Exact, Linear, Numerical, Structural
-from fstheory.engine.prove import CLASS_ENTROPY, ENTROPY, MI, MI_CLASS, InvariantViolation, prove
-from fstheory.engine.resolve import _Alias, class_entropy_derivation
-from fstheory.engine.values import JointValues, ScenarioValues
+from fstheory.engine.evaluate_sets import SetQuantities, SetValues, not_computed, root_cause
+from fstheory.engine.kinds import Linear
+from fstheory.engine.prove import ENTROPY, MI, prove
+from fstheory.engine.quantities import quantities_for
+from fstheory.engine.resolve import class_entropy_derivation
+from fstheory.engine.values import JointUnavailable, JointValues, ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario
-from fstheory.theory import two_point_fibre as tpf
-from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, Form, xr
+from fstheory.theory.extended import NEG_INF, POS_INF, ExtendedReal, xr
 from fstheory.theory.symbolic import GUARD_DIGITS
 
 __all__ = ["evaluate_joint", "joint_source", "JointSource", "LazyJointValues", "not_computed",
            "pair_label", "SetValues"]
 
 
-def not_computed(label: str, why: str) -> ExtendedReal:
-    """The "not computed" value of the quantity ``label`` (cause ``"<label> not computed: why"``)."""
-    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, f"{label} not computed: {why}", label)
-
-
-def _root_cause(x: ExtendedReal) -> str:
-    """The cause of a not-computed value, naming the quantity."""
-    if " not computed: " in (x.cause or ""):
-        return x.cause
-    return f"{x.label} not computed: {x.cause}"
-
-
 def pair_label(a: str, b: str) -> str:
     return f"MI(C;{{{a},{b}}})"
-
-
-def _quantities(bound: BoundScenario, digits: int, values: ScenarioValues | None):
-    """The point engine (:class:`fstheory.engine.evaluate.PointQuantities`) the values were made
-    with, when it is for the same point and digits; else a new one."""
-    from fstheory.engine.evaluate import PointQuantities
-
-    source = getattr(values, "joint_source", None)
-    engine = getattr(source, "quantities", None)
-    if engine is not None and engine.bound == bound and engine.digits == digits:
-        return engine
-    return PointQuantities(bound, digits)
 
 
 def evaluate_joint(bound: BoundScenario, digits: int = 30,
@@ -158,12 +134,11 @@ class LazyJointValues:
 
     def __init__(self, bound: BoundScenario, digits: int = 30,
                  values: ScenarioValues | None = None, sweep: bool = False, quantities=None):
+        self.quantities = quantities or quantities_for(bound, digits, values)
         if values is None:
-            from fstheory.engine.evaluate import evaluate
-
-            values = evaluate(bound, digits)
+            values = self.quantities.values(
+                joint_source=JointSource(bound, digits, quantities=self.quantities))
         self.bound, self.digits, self.values = bound, digits, values
-        self.quantities = quantities or _quantities(bound, digits, values)
         self.structure = self.quantities.point.joint()
         self.provenance: dict = {}
         self._entries: dict = {}
@@ -184,6 +159,10 @@ class LazyJointValues:
     @property
     def h_class(self) -> ExtendedReal:
         return self.sets.h_class
+
+    def set_quantities(self, values: ScenarioValues) -> SetQuantities:
+        """MI(C; V_S) for the sets of features of ``values``: this joint values' own sets."""
+        return SetQuantities(self.sets)
 
     def entry(self, name: str, i: int, j: int) -> ExtendedReal:
         """Entry (i, j) of the matrix ``name`` ("mi_class_pair", "cmi_class", "mi_given_class",
@@ -304,17 +283,6 @@ class LazyJointValues:
         return total.named(label)
 
 
-def _same_as(v: ExtendedReal, name: str, label: str, reason: str) -> ExtendedReal:
-    """A set's MI that equals the value ``v`` (H(C), or MI(C, V) of the one feature left), with
-    the cause of a value not computed (an estimate stays one)."""
-    if not v.is_indeterminate:
-        return v.named(label)
-    cause = f"{label} not computed: it equals {name} ({reason}); {_root_cause(v)}"
-    if v.is_estimate:
-        return ExtendedReal.estimated(*v.estimate, cause, label)
-    return ExtendedReal.indeterminate(Form.NOT_COMPUTED, cause, label)
-
-
 def _estimated_sum(pairs, label: str) -> ExtendedReal:
     """sum coef * term where some terms are estimates: an estimate too (the errors added), not
     computed, naming the first estimate it rests on."""
@@ -327,108 +295,8 @@ def _estimated_sum(pairs, label: str) -> ExtendedReal:
             v, e = val.value, val.radius or 0
         total, error = total + c * v, error + abs(c) * e
     why = (f"not proved, only an estimate (error estimate {mpmath.nstr(error, 2)}, not a bound; "
-           f"from {first.label}, {_root_cause(first)})")
+           f"from {first.label}, {root_cause(first)})")
     return ExtendedReal.estimated(total, error, f"{label} not computed: {why}", label)
-
-
-class SetValues:
-    """MI(C; V_S) for any set S of ``bound``'s features (and H(C)), at ``digits`` significant
-    digits, from the derivations of :func:`fstheory.engine.derive_joint.joint_structure` at the
-    point; values are kept. ``sweep`` is accepted for the atlas's callers.
-
-    >>> from fstheory.scenarios.registry import get_scenario
-    >>> s = SetValues(get_scenario("uniform").bind(k="0.2"), 10)
-    >>> s.value((0, 6)).text(10), s.value((0, 1, 7)).text(10), s.value((4, 5, 8)).text()
-    ('0.6931471806', '0.5931471806', '0')
-    """
-
-    def __init__(self, bound: BoundScenario, digits: int = 30, values: ScenarioValues | None = None,
-                 sweep: bool = False, quantities=None):
-        if values is None:
-            from fstheory.engine.evaluate import evaluate
-
-            values = evaluate(bound, digits)
-        self.bound, self.digits, self.values = bound, digits, values
-        self.quantities = quantities or _quantities(bound, digits, values)
-        self.point = self.quantities.point
-        self.structure = self.point.joint()
-        self._memo: dict = {}
-        self._derivations: dict = {}
-        self._hc_derivation = class_entropy_derivation(self.point)
-        self.h_class, how = prove(self._hc_derivation, self.point, digits, "H(C)", CLASS_ENTROPY)
-        d = self.structure.class_entropy()
-        self.h_class_reason = d.reason if d.kind != "numeric" else how
-
-    def label(self, S) -> str:
-        return "MI(C;{" + ",".join(self.values.labels[i] for i in sorted(S)) + "})"
-
-    def derivation(self, S):
-        """The typed derivation of MI(C; V_S) at the point."""
-        S = tuple(sorted(set(S)))
-        hit = self._derivations.get(S)
-        if hit is None:
-            hit = self._derivations[S] = self._typed(self.structure.mi_class_set(S))
-        return hit
-
-    def _typed(self, d):
-        st = self.structure
-        hc = self._hc_derivation
-        if d.kind == "zero":
-            return Structural(0, d.reason)
-        if d.kind == "class-entropy":
-            return _Alias(hc, d.reason)
-        if d.kind == "single":
-            return _Alias(self.quantities.derivation(("mi_c", d.reduced[0])), d.reason)
-        if d.kind == "two-point":
-            return Linear([(1, hc), (-1, Exact(sp.log(2) * d.expr))], d.reason)
-        if d.kind == "two-point-cone":
-            try:
-                radial, a, T = tpf.radial_form(d.partner, st.event, st.laws)
-            except (ValueError, ArithmeticError) as exc:
-                return Numerical("mi_class_set", (tuple(st.exprs[i] for i in d.reduced),),
-                                 f"{d.reason} ({exc}); numerical route")
-            return Linear([(1, hc), (-1, DirectionIntegral(radial, a, T, d.reason))], d.reason)
-        exprs = tuple(st.exprs[i] for i in d.reduced)
-        return Numerical("mi_class_set", (exprs,), d.reason)
-
-    def value(self, S, label: str | None = None) -> ExtendedReal:
-        """MI(C; V_S) as an extended real (labelled "MI(C;{X,Y})" unless ``label`` is given)."""
-        S = tuple(sorted(set(S)))
-        if S not in self._memo:
-            self._memo[S] = self._value(S)
-        v = self._memo[S]
-        return v.named(label) if label else v
-
-    def _value(self, S) -> ExtendedReal:
-        d = self.structure.mi_class_set(S)
-        label = self.label(S)
-        hc = self.h_class
-        if d.kind == "zero":
-            return xr(0, label)
-        if d.kind == "class-entropy":
-            return _same_as(hc, "H(C)", label, d.reason)
-        if d.kind == "single":
-            v = self.values.mi_c(d.reduced[0])
-            return _same_as(v, v.label, label, d.reason)
-        if d.kind in ("two-point", "two-point-cone") and hc.is_indeterminate:
-            return not_computed(label, f"it needs H(C) ({d.reason}); {_root_cause(hc)}")
-        value, _ = prove(self.derivation(S), self.point, self.digits, label, MI_CLASS)
-        self._check(S, value, label)
-        return value
-
-    def _check(self, S, value: ExtendedReal, label: str) -> None:
-        """max(MI(C, V_i), i in S) <= MI(C; V_S) <= H(C), where the values are computed."""
-        if not value.is_finite:
-            return
-        e = value.enclosure()
-        if self.h_class.is_finite and e.lower > self.h_class.enclosure().upper:
-            raise InvariantViolation(f"{label} = {value.text(10)} exceeds H(C) = "
-                                     f"{self.h_class.text(10)}")
-        for i in S:
-            m = self.values.mi_c(i)
-            if m.is_finite and e.upper < m.enclosure().lower:
-                raise InvariantViolation(f"{label} = {value.text(10)} is below {m.label} = "
-                                         f"{m.text(10)}")
 
 
 @dataclass(frozen=True)
@@ -447,6 +315,18 @@ class JointSource:
         if self.lazy:
             return LazyJointValues(self.bound, self.digits, values)
         return evaluate_joint(self.bound, self.digits, values)
+
+    def set_quantities(self, values: ScenarioValues) -> SetQuantities:
+        """MI(C; V_S) for the sets of features of ``values``: those of the lazy joint values
+        (computed first), or sets of their own next to eager joint values (which compute every
+        pair first and keep no sets)."""
+        if not self.lazy:
+            return SetQuantities(SetValues(self.bound, self.digits, values))
+        joint = values.joint_values()
+        if isinstance(joint, LazyJointValues):
+            return joint.set_quantities(values)
+        raise JointUnavailable(f"MI(C; V_S) for sets of features of {values.scenario} cannot be "
+                               "computed: these values carry no scenario to derive them from")
 
     def __getstate__(self):
         return {"bound": self.bound, "digits": self.digits, "lazy": self.lazy}

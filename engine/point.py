@@ -21,6 +21,7 @@ import sympy as sp
 from flint import arb
 
 from fstheory.scenarios.declaration import BoundScenario
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory import numeric, structure
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
@@ -47,12 +48,9 @@ def limit_directions(bound: BoundScenario) -> dict:
     """Parameters at an end of a closed range ([0, 1]) and the side to approach them from."""
     out = {}
     for p in bound.scenario.parameters:
-        if p.domain == "unit":
-            v = bound.params[p.name]
-            if v == 0:
-                out[p.symbol] = "+"
-            elif v == 1:
-                out[p.symbol] = "-"
+        side = DOMAINS[p.domain].side(bound.params[p.name])
+        if side is not None:
+            out[p.symbol] = side
     return out
 
 

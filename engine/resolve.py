@@ -35,7 +35,7 @@ from fstheory.engine.kinds import (Derivation, Exact, GaussianThresholdClassMI,
                                    UniformClassSeries)
 from fstheory.engine.point import Point
 
-__all__ = ["POINT_KINDS", "PointDerivations", "class_entropy_derivation"]
+__all__ = ["POINT_KINDS", "PointDerivations", "Alias", "class_entropy_derivation"]
 
 
 def _constant_feature(point: Point, general, i):
@@ -51,7 +51,7 @@ def _class_structure(point: Point, general, i):
     kind, why = found
     if kind == "zero":
         return Structural(0, why)
-    return _Alias(class_entropy_derivation(point), why)
+    return Alias(class_entropy_derivation(point), why)
 
 
 def _uniform_class(point: Point, general, i):
@@ -132,7 +132,7 @@ POINT_KINDS = {
 }
 
 
-class _Alias(Derivation):
+class Alias(Derivation):
     """Another quantity's derivation under a reason of its own (MI(C, V) = H(C) when the class
     is a function of V): same key, same value."""
 
@@ -197,7 +197,7 @@ class PointDerivations:
                 continue
             tau = point.class_image(j, i)
             if tau is not None:
-                return _Alias(target, f"equal to MI(C, {point.labels[j]}): {tau.describe()} "
+                return Alias(target, f"equal to MI(C, {point.labels[j]}): {tau.describe()} "
                                       f"preserves the laws and the class and takes "
                                       f"{point.labels[j]} to {point.labels[i]}")
         return hit

@@ -78,8 +78,8 @@ class ScenarioValues:
     provenance: dict = field(default_factory=dict, compare=False)
     joint: JointValues | None = field(default=None, compare=False, repr=False)
     joint_source: Callable | None = field(default=None, compare=False, repr=False)
-    #: the set quantities (:func:`fstheory.engine.evaluate_sets.set_quantities`), kept on first
-    #: use; not an argument, so a ``replace`` of these values starts without them
+    #: the set quantities (:meth:`set_quantities`), kept on first use; not an argument, so a
+    #: ``replace`` of these values starts without them
     sets: object = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self):
@@ -139,14 +139,31 @@ class ScenarioValues:
     def h_pair_c(self, i: int, j: int) -> ExtendedReal:
         return self.joint_values().h_pair_class[i][j]
 
+    def set_quantities(self):
+        """MI(C; V_T) for sets T of features (:class:`fstheory.engine.evaluate_sets.SetQuantities`),
+        kept on first use: from the joint values when they provide them (lazy joint values share
+        their sets), else from the joint source, else from the joint values it computes."""
+        if self.sets is None:
+            object.__setattr__(self, "sets", self._new_set_quantities())
+        return self.sets
+
+    def _new_set_quantities(self):
+        for provider in (self.joint, self.joint_source):
+            make = getattr(provider, "set_quantities", None)
+            if make is not None:
+                return make(self)
+        if self.joint is None and self.joint_source is not None:
+            make = getattr(self.joint_values(), "set_quantities", None)
+            if make is not None:
+                return make(self)
+        raise JointUnavailable(
+            f"MI(C; V_S) for sets of features of {self.scenario} cannot be computed: these values "
+            "carry no scenario to derive them from")
+
     def mi_c_set(self, indices) -> ExtendedReal:
         """MI(C; V_T) for the features ``indices`` (any order; repeats ignored)."""
-        from fstheory.engine.evaluate_sets import set_quantities
-
-        return set_quantities(self).mi_c_set(indices)
+        return self.set_quantities().mi_c_set(indices)
 
     def cmi_c_set(self, i: int, indices) -> ExtendedReal:
         """MI(C; V_i | V_T) = MI(C; V_T + {V_i}) - MI(C; V_T) for the features ``indices``."""
-        from fstheory.engine.evaluate_sets import set_quantities
-
-        return set_quantities(self).cmi_c_set(i, indices)
+        return self.set_quantities().cmi_c_set(i, indices)

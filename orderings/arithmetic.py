@@ -29,6 +29,24 @@ So the *same* definition runs in two worlds:
     ``sign(x)*inf`` as in the exact convention: the set operations return unsigned zeros and
     views must not return ``-0.0`` (see :class:`FloatOps`).
 
+The greedy comparison is part of the interface too, so that one greedy step serves every world
+(:mod:`fstheory.orderings.greedy`, :mod:`fstheory.selection.greedy`, the atlas's sweep and its
+interval certificate):
+
+* ``ops.choosable(a)``: the value can win a step (an indeterminate, "not computed" or ``nan``
+  value cannot);
+* ``ops.compare(a, b)``: +1 if ``a`` wins against ``b``, -1 if it loses, 0 if they are tied, or
+  None if this world cannot tell (an interval "undecided"); a value that is not choosable loses
+  against one that is, two equal infinities tie, and values within the world's tie band tie;
+* ``ops.tied(a, b)`` (compare is 0) and ``ops.beats(a, b, first=False)``: whether ``a`` wins
+  the step against ``b``, given whether ``a``'s candidate comes first in the list (ties go to
+  the lower index): :func:`beats_by`.
+
+The tie band is the world's: exact ties in ``EXACT_OPS``, ``EXACT_OPS.with_band(eps)`` ties
+finite values within ``eps * max(1, |a|, |b|)`` (:func:`fstheory.orderings.greedy.tie_band`);
+the float world ties within ``rtol * max(1, |b|)`` below the best value ``b``
+(:meth:`FloatOps.with_ties`).
+
 Run an objective inside ``with ops.quiet():`` (the methods' :meth:`~fstheory.orderings.methods.Method.objective`
 does this), which silences numpy's floating-point warnings in the float world and does nothing
 in the exact world.
@@ -48,6 +66,7 @@ array([ 3., nan])
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import operator
 from fractions import Fraction
@@ -57,13 +76,71 @@ import numpy as np
 
 from fstheory.theory.extended import ExtendedReal, xmax, xmin, xr, xsum
 
-__all__ = ["ExactOps", "TracingExactOps", "FloatOps", "EXACT_OPS", "FLOAT_OPS", "ArrayValues"]
+__all__ = ["ExactOps", "TracingExactOps", "FloatOps", "EXACT_OPS", "FLOAT_OPS", "ArrayValues",
+           "beats_by", "first_best"]
+
+
+def beats_by(c, first: bool):
+    """The greedy rule on a comparison ``c`` (of ``ops.compare``) of a candidate's objective
+    with another's: it wins if larger, or tied and first in the list; None if ``c`` is None."""
+    if c is None:
+        return None
+    return c > 0 or (c == 0 and first)
+
+
+def first_best(ops, values):
+    """The index of the winner of one greedy step among ``values`` (the candidates' objectives
+    in list order), or None if none is choosable: scanned in order, a later candidate replaces
+    the best so far only if it beats it (``ops.beats``: ties go to the lower index)."""
+    best = None
+    for k, v in enumerate(values):
+        if ops.choosable(v) and (best is None or ops.beats(v, values[best])):
+            best = k
+    return best
 
 
 class ExactOps:
     """Extended-real arithmetic (:mod:`fstheory.theory.extended`); labels compose into causes."""
 
     name = "exact"
+    #: relative tie band of finite values (None: only equal values tie)
+    band = None
+
+    def with_band(self, band) -> "ExactOps":
+        """These ops with finite values tied within ``band * max(1, |a|, |b|)``."""
+        ops = copy.copy(self)
+        ops.band = band
+        return ops
+
+    # ----- the greedy comparison ------------------------------------------------------------------
+    def choosable(self, a: ExtendedReal) -> bool:
+        """Determinate (an indeterminate or "not computed" value cannot be chosen)."""
+        return a.is_determinate
+
+    def tied(self, a: ExtendedReal, b: ExtendedReal) -> bool:
+        """Two finite values within the band and not proved apart (equal without a band), or
+        the same infinity. Values whose enclosures are disjoint differ however close: MI(C, Y)
+        = k^2/6 at k = 10^-200 beats an exact 0."""
+        if a.is_finite and b.is_finite:
+            if self.band is None:
+                return a.value == b.value
+            gap = abs(a.value - b.value)
+            if gap > self.band * max(1, abs(a.value), abs(b.value)):
+                return False
+            return gap <= (a.radius or 0) + (b.radius or 0)
+        return a.same(b)
+
+    def compare(self, a: ExtendedReal, b: ExtendedReal) -> int:
+        if not self.choosable(a):
+            return -1
+        if not self.choosable(b):
+            return 1
+        if self.tied(a, b):
+            return 0
+        return 1 if a > b else -1
+
+    def beats(self, a: ExtendedReal, b: ExtendedReal, first: bool = False) -> bool:
+        return beats_by(self.compare(a, b), first)
 
     def const(self, x, label: str | None = None) -> ExtendedReal:
         """A constant; ``Fraction`` and decimal strings are read exactly at the working precision."""
@@ -124,6 +201,54 @@ class FloatOps:
     """
 
     name = "float"
+    #: relative tie band below the best value (0: only equal values tie)
+    rtol = 0.0
+
+    def with_ties(self, rtol: float) -> "FloatOps":
+        """These ops with values within ``rtol * max(1, |best|)`` below the best one tied."""
+        ops = copy.copy(self)
+        ops.rtol = rtol
+        return ops
+
+    # ----- the greedy comparison, elementwise ----------------------------------------------------
+    def choosable(self, a):
+        """Not ``nan`` (an indeterminate form)."""
+        return ~np.isnan(a)
+
+    def tied(self, a, b):
+        """``a`` within the band below ``b`` (``b`` the larger, e.g. the step's maximum):
+        ``a >= b - rtol * max(1, |b|)``; against an infinite ``b`` only an equal ``a``. The band
+        is relative to ``max(1, |b|)``: an objective that is 0 by its algebra comes out of float
+        sums as +-1e-17, which a band relative to ``|b|`` alone could never tie. Unlike the
+        exact world's band it is measured from the larger value only."""
+        with np.errstate(invalid="ignore"):
+            tol = np.where(np.isfinite(b), self.rtol * np.maximum(1.0, np.abs(b)), 0.0)
+            return (a >= b - tol) & (b >= a - tol)
+
+    def compare(self, a, b):
+        ok_a, ok_b = self.choosable(a), self.choosable(b)
+        with np.errstate(invalid="ignore"):
+            hi, lo = np.maximum(a, b), np.minimum(a, b)
+            tied = self.tied(lo, hi)
+            sign = np.where(tied, 0, np.where(a > b, 1, -1))
+        return np.where(ok_a & ok_b, sign, np.where(ok_a, 1, -1))
+
+    def beats(self, a, b, first: bool = False):
+        c = self.compare(a, b)
+        return (c > 0) | ((c == 0) & first)
+
+    def pick(self, values, available):
+        """The winner of one greedy step per row of ``values`` (..., F), among the candidates
+        ``available`` (a mask); -1 where none is choosable. Vectorised: the first candidate tied
+        with the row's maximum (:meth:`tied`). With ``rtol = 0`` this is the exact world's scan
+        (:func:`first_best`: the first candidate that no later one beats); with a band it ties
+        every value within the band of the maximum, while the scan would let a chain of values,
+        each within the band of the next, move the winner past the first of them."""
+        ok = available & self.choosable(values)
+        v = np.where(ok, values, -np.inf)
+        winners = ok & self.tied(v, v.max(axis=-1, keepdims=True))
+        idx = np.argmax(winners, axis=-1)
+        return np.where(winners.any(axis=-1), idx, -1)
 
     def const(self, x, label: str | None = None) -> float:
         return float(Fraction(x)) if isinstance(x, str) else float(x)

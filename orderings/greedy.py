@@ -49,7 +49,7 @@ from fractions import Fraction
 
 import mpmath
 
-from fstheory.orderings.arithmetic import EXACT_OPS, TracingExactOps
+from fstheory.orderings.arithmetic import EXACT_OPS, TracingExactOps, first_best
 from fstheory.orderings.bounds import Interval, objective_bounds
 from fstheory.orderings.methods import Method, get_method
 from fstheory.theory.extended import ExtendedReal, Form
@@ -267,39 +267,24 @@ def tie_band(digits: int) -> mpmath.mpf:
     return mpmath.mpf(10) ** -(max(digits - 5, 5))
 
 
-def _tied(a: ExtendedReal, b: ExtendedReal, eps: mpmath.mpf) -> bool:
-    """Within the band, and not proved apart: two finite values whose enclosures are disjoint
-    are different however close (MI(C, Y) = k^2/6 at k = 10^-20 beats an exact 0)."""
-    if a.is_finite and b.is_finite:
-        gap = abs(a.value - b.value)
-        if gap > eps * max(1, abs(a.value), abs(b.value)):
-            return False
-        return gap <= (a.radius or 0) + (b.radius or 0)
-    return a.same(b)
-
-
-def _pick(cands: list[Candidate], eps) -> tuple[Candidate | None, tuple[int, ...]]:
-    best = None
-    for c in cands:  # in index order: a later candidate must be strictly (beyond eps) larger
-        if not c.determinate:
-            continue
-        if best is None or (c.value > best.value and not _tied(c.value, best.value, eps)):
-            best = c
-    if best is None:
+def _pick(cands: list[Candidate], ops) -> tuple[Candidate | None, tuple[int, ...]]:
+    """The step's winner (:func:`~fstheory.orderings.arithmetic.first_best`) and the candidates
+    tied with it."""
+    k = first_best(ops, [c.value for c in cands])
+    if k is None:
         return None, ()
-    tied = tuple(c.index for c in cands if c.determinate and c is not best and _tied(c.value, best.value, eps))
+    best = cands[k]
+    tied = tuple(c.index for c in cands
+                 if ops.choosable(c.value) and c is not best and ops.tied(c.value, best.value))
     return best, tied
 
 
-def _could_win(c: Candidate, best: Candidate | None, eps) -> bool:
+def _could_win(c: Candidate, best: Candidate | None, ops) -> bool:
     """An unknown candidate could win the step: its upper bound reaches the best known value
     (within the tie band if it comes first in the list, beyond it if it comes after)."""
     if best is None:
         return True
-    hi, b = c.bound.hi, best.value
-    if _tied(hi, b, eps):
-        return c.index < best.index
-    return hi > b
+    return ops.beats(c.bound.hi, best.value, first=c.index < best.index)
 
 
 def _unknown_candidate(m, values, i, selected, beta, reading, zero_beta, value, terms,
@@ -350,7 +335,7 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
     steps: list[Step] = []
     stop = None
     with mpmath.workdps(digits):
-        eps = tie_band(digits)
+        ops = EXACT_OPS.with_band(tie_band(digits))
         remaining = list(range(values.n_features))
         for i in start:
             steps.append(Step(len(steps) + 1, "given", (), i, ()))
@@ -361,7 +346,7 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
             cands = []
             for i in remaining:
                 if selected:
-                    value = m.objective(EXACT_OPS, values, i, selected, beta, reading=reading,
+                    value = m.objective(ops, values, i, selected, beta, reading=reading,
                                         zero_beta=zero_beta, gamma=gamma)
                     terms = () if value.is_finite else _terms(
                         m, values, i, selected, beta, reading, zero_beta, value, gamma)
@@ -372,8 +357,8 @@ def select(values: ScenarioValues, method, beta=None, *, reading: str | None = N
                     c = _unknown_candidate(m, values, i, selected, beta, reading, zero_beta,
                                            value, terms, labels[i], gamma)
                 cands.append(c)
-            best, tied = _pick(cands, eps)
-            blocking = tuple(c for c in cands if c.unknown and _could_win(c, best, eps))
+            best, tied = _pick(cands, ops)
+            blocking = tuple(c for c in cands if c.unknown and _could_win(c, best, ops))
             if blocking:
                 stop = Stop(len(selected), tuple(cands), "undecided", blocking)
                 break

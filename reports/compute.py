@@ -151,7 +151,7 @@ def _quantities(scenario: Scenario, params: dict, digits: int, keys) -> dict:
     """(value, provenance) of the quantities ``keys`` of one point
     (:meth:`fstheory.engine.evaluate.PointQuantities.get`), in a worker process."""
     from fstheory.engine.derive import _Content
-    from fstheory.engine.evaluate import PointQuantities
+    from fstheory.engine.quantities import PointQuantities
 
     bound = scenario.bind(**params)
     key = (_Content(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
@@ -183,7 +183,7 @@ def _tasks(todo, digits: int, builders=()) -> list:
     """The work of ``todo`` as (cost, kind, payload) tasks, largest first: the points of a
     scenario with joint values together (one task), the others split into their costly
     quantities and the rest of the point."""
-    from fstheory.engine.evaluate import PointQuantities, quantity_keys
+    from fstheory.engine.quantities import PointQuantities, quantity_keys
 
     tasks, joint = [], {}
     for scenario, params, want_joint, known in todo:

@@ -24,11 +24,12 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import Mapping
 
 import sympy as sp
 
 from fstheory.errors import UserInputError
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.theory.laws import Law, LawParameterError
 from fstheory.user_numbers import NumberTextError, check_exact, parse_rational
 
@@ -57,25 +58,9 @@ class ParameterError(UserInputError):
 RESERVED_PARAMETER_NAMES = ("beta", "gamma", "zero_beta", "reading", "method", "digits")
 
 
-_DOMAINS: dict[str, tuple[Callable[[sp.Rational], bool], str]] = {
-    "real": (lambda v: True, "any real number"),
-    "positive": (lambda v: v > 0, "> 0"),
-    "nonzero": (lambda v: v != 0, "!= 0"),
-    "unit": (lambda v: 0 <= v <= 1, "in [0, 1]"),
-}
-
-
-_ASSUMPTIONS = {
-    "real": {"real": True},
-    "positive": {"positive": True},
-    "nonzero": {"real": True, "nonzero": True},
-    "unit": {"nonnegative": True},
-}
-
-
 def param_symbol(name: str, domain: str) -> sp.Symbol:
     """The sympy symbol of a parameter, with the assumptions its domain implies."""
-    return sp.Symbol(name, **_ASSUMPTIONS[domain])
+    return sp.Symbol(name, **DOMAINS[domain].assumptions)
 
 
 def to_rational(name: str, value) -> sp.Rational:
@@ -171,7 +156,7 @@ class Parameter:
     description: str = ""
 
     def __post_init__(self):
-        if self.domain not in _DOMAINS:
+        if self.domain not in DOMAINS:
             raise ValueError(f"unknown parameter domain {self.domain!r}")
         if self.name in RESERVED_PARAMETER_NAMES:
             raise ValueError(f"parameter name {self.name!r} is reserved "
@@ -183,13 +168,12 @@ class Parameter:
 
     @property
     def allowed(self) -> str:
-        return _DOMAINS[self.domain][1]
+        return DOMAINS[self.domain].text
 
     def validate(self, value) -> sp.Rational:
         v = to_rational(self.name, value)
-        ok, allowed = _DOMAINS[self.domain]
-        if not ok(v):
-            raise ParameterError(f"parameter '{self.name}' must be {allowed} (got {_show(v)})")
+        if not DOMAINS[self.domain].contains(v):
+            raise ParameterError(f"parameter '{self.name}' must be {self.allowed} (got {_show(v)})")
         return v
 
 

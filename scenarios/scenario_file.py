@@ -110,6 +110,7 @@ from fstheory.scenarios.declaration import (
     check_law,
     to_rational,
 )
+from fstheory.scenarios.domains import DOMAINS
 from fstheory.scenarios.grammar import (
     FUNCTIONS,
     GrammarError,
@@ -141,7 +142,7 @@ MAX_TOML_DEPTH = 16
 #: most parameters, base variables or features in one file
 MAX_ITEMS = 100
 
-_DOMAINS = ("real", "positive", "nonzero", "unit")
+_DOMAINS = tuple(DOMAINS)
 _SCENARIO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
 _TOP_KEYS = {

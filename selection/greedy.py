@@ -34,7 +34,7 @@ from fstheory.orderings.arithmetic import FLOAT_OPS
 from fstheory.orderings.methods import Method, get_method
 from fstheory.simulation.options import SelectionOptions
 
-__all__ = ["FloatValues", "greedy", "first_feature", "pick", "set_hits"]
+__all__ = ["FloatValues", "greedy", "first_feature", "pick", "float_ops", "set_hits"]
 
 
 class FloatValues:
@@ -89,28 +89,20 @@ def pick(values: np.ndarray, available: np.ndarray, options: SelectionOptions) -
 
     ``available`` masks the remaining candidates. NaN is never chosen. With
     ``options.ties == "relative"`` every candidate within ``rtol * max(1, |best|)`` of the best is
-    tied and the lowest index wins (the exact world's band, :func:`fstheory.orderings.greedy.tie_band`:
-    an objective that is 0 by its algebra comes out of float sums as +-1e-17, which a band
-    relative to |best| alone could never tie); with ``"exact"`` the first index attaining the
-    float maximum wins.
+    tied and the lowest index wins; with ``"exact"`` the first index attaining the float maximum
+    wins (:meth:`fstheory.orderings.arithmetic.FloatOps.pick`, the float world's greedy step).
 
     >>> v = np.array([[1.0, 1.0 + 1e-15, 0.5], [np.nan, np.nan, 2.0]])
     >>> ok = np.ones_like(v, dtype=bool)
     >>> pick(v, ok, SelectionOptions("relative")).tolist(), pick(v, ok, SelectionOptions("exact")).tolist()
     ([0, 2], [1, 2])
     """
-    ok = available & ~np.isnan(values)
-    v = np.where(ok, values, -np.inf)
-    best = v.max(axis=-1, keepdims=True)
-    if options.ties == "exact":
-        winners = ok & (v == best)
-    else:
-        with np.errstate(invalid="ignore"):
-            # best = +-inf: only exact equals tie (inf - inf would be NaN)
-            tol = np.where(np.isfinite(best), options.rtol * np.maximum(1.0, np.abs(best)), 0.0)
-            winners = ok & (v >= best - tol)
-    idx = np.argmax(winners, axis=-1)
-    return np.where(winners.any(axis=-1), idx, -1)
+    return float_ops(options).pick(values, available)
+
+
+def float_ops(options: SelectionOptions):
+    """The float arithmetic with ``options``' tie band (:meth:`FloatOps.with_ties`)."""
+    return FLOAT_OPS.with_ties(options.rtol if options.ties == "relative" else 0.0)
 
 
 def first_feature(mi_c: np.ndarray, options: SelectionOptions | None = None) -> np.ndarray:
@@ -145,6 +137,7 @@ def greedy(
     other methods).
     """
     options = options or SelectionOptions()
+    ops = float_ops(options)
     method = get_method(method) if isinstance(method, str) else method
     reps, F = view.reps, view.n_features
     steps = F if steps is None else steps
@@ -165,13 +158,13 @@ def greedy(
         if progress is not None:
             progress(step, steps)
         values = np.broadcast_to(
-            method.objective(FLOAT_OPS, view, candidates, selected, beta, reading=reading,
+            method.objective(ops, view, candidates, selected, beta, reading=reading,
                              zero_beta=zero_beta, gamma=gamma),
             (reps, F),
         )
         if record is not None:
             record.append((values, available & alive[:, None]))
-        choice = pick(values, available & alive[:, None], options)
+        choice = ops.pick(values, available & alive[:, None])
         alive &= choice >= 0
         out[:, step] = np.where(alive, choice, -1)
         available[rows[alive], choice[alive]] = False

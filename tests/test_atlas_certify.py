@@ -278,12 +278,12 @@ def test_interval_kinds_follow_the_exact_world():
 
 def test_negative_points_keep_their_sign():
     # mpmath's mpf.man_exp drops the sign: cell ends, cache keys and exact points must not
-    from fstheory.atlas.certificate.enclose import _arb_from_mpf
-    from fstheory.atlas.values import as_exact
+    from fstheory.atlas.certificate.enclose import arb_from_mpf
+    from fstheory.atlas.numbers import as_exact
 
     x = mpmath.mpf(-3) / 4
     assert as_exact(x) == sp.Rational(-3, 4) and atlas_certify._fraction(x) == Fraction(-3, 4)
-    assert _arb_from_mpf(x).upper() < 0
+    assert arb_from_mpf(x).upper() < 0
 
 
 def test_no_certificate_says_why():

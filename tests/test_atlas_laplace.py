@@ -324,7 +324,7 @@ def test_sweep_point_values_from_the_enclosures_match_the_numerical_route():
     # the sweep reads MI(C, V) of 0 < k < 1 from class_mi_ball; the engine's numerical route is
     # the second route (30 digits); at k = 0 and 1 the sweep defers to the engine (exact structure)
     from fstheory.atlas.values import ParametricValues
-    from fstheory.engine.evaluate import PointQuantities
+    from fstheory.engine.quantities import PointQuantities
 
     sc = get_scenario("laplace")
     pv = ParametricValues(sc, {"scale": sp.Rational(3, 2)}, ("k",), 20)

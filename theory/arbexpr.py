@@ -57,15 +57,12 @@ import mpmath
 import sympy as sp
 from flint import acb, arb
 
+from fstheory.theory.balls import NoEnclosure, ipow
 from fstheory.theory.interrupts import acb_integral
-from fstheory.theory.balls import ipow
+from fstheory.theory.special_integrals import special_integral_ball
 
 __all__ = ["compile_expr", "arb_of", "arb_from_mpf", "resolve_abs", "UnsupportedExpression",
            "NoEnclosure"]
-
-
-class NoEnclosure(ArithmeticError):
-    """A quantity has no rigorous ball here (the reason is the message)."""
 
 
 class UnsupportedExpression(NoEnclosure, ValueError):
@@ -232,8 +229,6 @@ def _integral(e: sp.Integral, index):
         raise UnsupportedExpression("only one-dimensional definite integrals")
     var, lo, hi = e.limits[0]
     if not e.free_symbols:
-        from fstheory.theory.special_integrals import special_integral_ball
-
         if special_integral_ball(e) is not None:
             return lambda env, an: special_integral_ball(e)
     if not (lo.is_finite and hi.is_finite):

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 from flint import acb, arb
 
-__all__ = ["xlogx", "binary_entropy", "log_of", "ipow", "ball"]
+__all__ = ["xlogx", "binary_entropy", "log_of", "ipow", "ball", "NoEnclosure"]
+
+
+class NoEnclosure(ArithmeticError):
+    """A quantity has no rigorous ball here (the reason is the message)."""
 
 
 def ball(q) -> arb:

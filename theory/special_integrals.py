@@ -62,8 +62,8 @@ from functools import lru_cache
 import sympy as sp
 from flint import acb, arb, ctx
 
+from fstheory.theory.balls import NoEnclosure
 from fstheory.theory.interrupts import acb_integral
-from fstheory.theory.arbexpr import NoEnclosure, compile_expr
 
 __all__ = ["NORMAL_INTEGRALS", "LAPLACE_INTEGRAL", "special_integral_ball", "normal_integral_ball",
            "laplace_integral_ball"]
@@ -79,13 +79,26 @@ def _normal_integrand(s: int) -> sp.Expr:
             - sp.polygamma(0, 1 + z) / 2)
 
 
-#: the three integrals of Scenario II's closed form, with (lower, upper) flags: True where x = 0
-#: at that end (a sliver is cut off there).
-NORMAL_INTEGRALS = {
-    sp.Integral(_normal_integrand(-1), (_theta, sp.pi / 2, 3 * sp.pi / 4)): (True, True),
-    sp.Integral(_normal_integrand(1), (_theta, 3 * sp.pi / 4, sp.pi)): (True, False),
-    sp.Integral(_normal_integrand(1), (_theta, 0, sp.pi / 2)): (False, True),
-}
+def _normal_integrand_ball(s: int):
+    """f_s(theta) on an acb ball (the integrand of :func:`_normal_integrand`, term by term)."""
+
+    def f(theta: acb, analytic: bool) -> acb:
+        x = (theta.sin() + theta.cos()) * theta.cos()
+        z = 1 / (8 * s * x)
+        return 2 * s * x + (z + acb(1) / 2).digamma() / 2 - (z + 1).digamma() / 2
+
+    return f
+
+
+#: the three integrals of Scenario II's closed form: s and the range, with (lower, upper) flags:
+#: True where x = 0 at that end (a sliver is cut off there).
+_NORMAL_RANGES = ((-1, sp.pi / 2, 3 * sp.pi / 4, (True, True)),
+                  (1, 3 * sp.pi / 4, sp.pi, (True, False)),
+                  (1, sp.Integer(0), sp.pi / 2, (False, True)))
+NORMAL_INTEGRALS = {sp.Integral(_normal_integrand(s), (_theta, a, b)): flags
+                    for s, a, b, flags in _NORMAL_RANGES}
+_NORMAL_SIGN = {sp.Integral(_normal_integrand(s), (_theta, a, b)): s
+                for s, a, b, _ in _NORMAL_RANGES}
 
 
 def _laplace_integrand() -> sp.Expr:
@@ -105,17 +118,23 @@ SLIVER_BITS = 40
 LAPLACE_CUT = 26
 
 
+def _pi_multiple(end: sp.Expr) -> arb:
+    """An end of the range, a rational multiple of pi, as a ball."""
+    q = sp.Rational(end / sp.pi)
+    return arb(int(q.p)) / int(q.q) * arb.pi() if q else arb(0)
+
+
 def normal_integral_ball(integral: sp.Integral) -> arb:
     """A ball containing one of the three integrals of :data:`NORMAL_INTEGRALS` (at the current
     arb precision): ``acb.integral`` away from the ends where x = 0, plus [0, 32 eps^3] for each
     sliver of width eps (module docstring)."""
-    var, a, b = integral.limits[0]
+    _, a, b = integral.limits[0]
     eps = arb(2) ** -SLIVER_BITS
     gaps = arb(0)
     ends = []
     for end, cut, inward in ((a, NORMAL_INTEGRALS[integral][0], 1),
                              (b, NORMAL_INTEGRALS[integral][1], -1)):
-        e = compile_expr(end, ())()
+        e = _pi_multiple(end)
         d = arb((e + inward * eps).mid() if cut else e.mid())  # an exact end for acb.integral
         w = arb(abs(d - e).upper())  # the gap between the true end and d is at most w wide
         if cut:  # 0 <= f <= 16 x^2 <= 32 w^2 on the gap (inside the range: checked)
@@ -125,9 +144,8 @@ def normal_integral_ball(integral: sp.Integral) -> arb:
         else:  # 0 <= f <= 16 x^2 <= 32 near the end, on either side
             gaps = gaps + arb(0, 1) * 32 * w
         ends.append(d)
-    body = integral.function
-    f = compile_expr(body, (var,))
-    val = acb_integral(lambda z, analytic: acb(f(z, analytic=analytic)), acb(ends[0]), acb(ends[1]))
+    f = _normal_integrand_ball(_NORMAL_SIGN[integral])
+    val = acb_integral(f, acb(ends[0]), acb(ends[1]))
     if not val.real.is_finite() or not val.imag.contains(0):
         raise NoEnclosure(f"the integral {integral} was not enclosed")
     return val.real + gaps

@@ -72,16 +72,17 @@ import mpmath
 import sympy as sp
 
 from fstheory.atlas.certificate.enclose import (Cell, ConstLeaf, GenericLeaf, NoEnclosure,
-                                              SkewNormalLeaf, UniformClassLeaf, arb_of,
+                                              SkewNormalLeaf, UniformClassLeaf, arb_from_mpf, arb_of,
+                                              mpf_down, mpf_up,
                                               skew_normal_argument, skew_normal_mi_ball, working_precision)
-from fstheory.atlas.certificate.interval import (IX, SYM_INF, IntervalOps, SymbolicOps, by_kinds,
-                                               evaluate_expr)
+from fstheory.atlas.certificate.interval import IX, SYM_INF, IntervalOps, SymbolicOps, evaluate_expr
 from fstheory.atlas.certificate.joint import JointLeaves
 from fstheory.atlas.certificate.laplace import class_mi_expression, laplace_leaf, recognise
 from fstheory.atlas import poles as atlas_poles
 from fstheory.atlas.lowstage import LOW_DIGITS
 from fstheory.orderings.methods import get_method
-from fstheory.atlas.values import as_exact, man_exp
+from fstheory.scenarios.domains import DOMAINS
+from fstheory.atlas.numbers import as_exact, decimal_text, man_exp
 from fstheory.theory.symbolic import GUARD_DIGITS, exact_value, is_exact_zero
 
 __all__ = ["applicable", "certify", "guarantee", "Certifier"]
@@ -374,9 +375,10 @@ class Certifier:
     def _dirs(self, at: dict) -> dict:
         dirs = {}
         for name, sym in self.sw.scenario.symbols.items():
-            p = self.sw.scenario.parameter(name)
-            if p.domain == "unit" and sym in at and at[sym] in (0, 1):
-                dirs[sym] = "+" if at[sym] == 0 else "-"
+            side = DOMAINS[self.sw.scenario.parameter(name).domain].side(at[sym]) \
+                if sym in at else None
+            if side is not None:
+                dirs[sym] = side
         return dirs
 
     def _fixed(self) -> dict:
@@ -506,9 +508,8 @@ class Certifier:
         if note not in self.notes:
             self.notes.append(note)
         r = abs(x) * mpmath.mpf(10) ** -e
-        from fstheory.atlas.certificate.enclose import _arb_from_mpf
 
-        return arb(_arb_from_mpf(x), _arb_from_mpf(r))
+        return arb(arb_from_mpf(x), arb_from_mpf(r))
 
     def leaf_ix(self, q, cell: Cell, der: bool) -> IX:
         if q[0] == "mi" and q[1] == q[2]:
@@ -598,15 +599,15 @@ class Certifier:
         None: not decided on this cell."""
         if a.kind == "+inf" and w < c:
             # whatever c is (even undecided): finite, -inf, indeterminate, or +inf with the index
-            # deciding for w (c = -inf against an undecided w is left to by_kinds: w could be
-            # indeterminate there)
+            # deciding for w (c = -inf against an undecided w is left to the comparison by
+            # kinds: w could be indeterminate there)
             return True
         if a.kind == "+inf" and b.kind == "undecided" and (cell.open_lo or cell.open_hi):
             # c's objective unbounded on the cell (a pole at its open end) but finite at every
             # point of it
             return True if self._finite_on(cell, prefix, c, zeros()) else None
-        if not (a.finite and b.finite):
-            return by_kinds(a, b, w, c)
+        if not (a.finite and b.finite):  # by their kinds
+            return IntervalOps().beats(a, b, first=w < c)
         g = a - b
         if g.positive():
             return True
@@ -1207,13 +1208,12 @@ def _ix_end(x, rnd: str) -> mpmath.mpf:
     if isinstance(x, mpmath.mpf):
         return x
     b = arb_of(x)
-    from fstheory.atlas.certificate.enclose import _mpf_down, _mpf_up
 
     if rnd == "d":
-        return _mpf_down(b.lower())
+        return mpf_down(b.lower())
     if rnd == "u":
-        return _mpf_up(b.upper())
-    return _mpf_down(b.mid())
+        return mpf_up(b.upper())
+    return mpf_down(b.mid())
 
 
 def _num(x) -> float:
@@ -1243,6 +1243,4 @@ def _where(cell: Cell) -> str:
 
 
 def _dec(x, digits: int) -> str:
-    from fstheory.atlas.sweep import decimal_text
-
     return decimal_text(x, digits)

@@ -25,8 +25,8 @@ import math
 import sympy as sp
 from flint import arb, ctx
 
-from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, NoEnclosure, _mpf_down, _mpf_up,
-                                              _PointMemo, arb_of, to_ix, working_precision)
+from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, NoEnclosure, mpf_down, mpf_up,
+                                              PointMemo, arb_of, to_ix, working_precision)
 from fstheory.theory.cone_enclosure import (DirectionWeight, NoConeEnclosure, cone_entropy_ball,
                                            cone_entropy_derivative_ball)
 from fstheory.theory.law_algebra import linear_parts
@@ -51,7 +51,7 @@ class ConeLeaf(CellMemoLeaf):
             self.weight = DirectionWeight(kind, tau.T)
         except NoConeEnclosure as exc:
             raise NoEnclosure(str(exc)) from exc
-        self._points = _PointMemo()
+        self._points = PointMemo()
         self._cells: dict = {}
 
     def _mi(self, t0: arb, t1: arb) -> arb:
@@ -84,5 +84,5 @@ class ConeLeaf(CellMemoLeaf):
             except NoConeEnclosure:
                 d = None
             if d is not None and d.is_finite():  # d MI / dt = -dH/dt
-                dlo, dhi = _mpf_down(-d.upper()), _mpf_up(-d.lower())
+                dlo, dhi = mpf_down(-d.upper()), mpf_up(-d.lower())
         return to_ix(self._mi(t0, t1), dlo, dhi)

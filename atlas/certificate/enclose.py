@@ -61,7 +61,7 @@ import sympy as sp
 from flint import arb, ctx
 
 from fstheory.atlas.certificate.interval import IX
-from fstheory.atlas.values import man_exp
+from fstheory.atlas.numbers import man_exp
 from fstheory.theory.arbexpr import NoEnclosure, arb_from_mpf, arb_of
 from fstheory.theory.quadrature import flint_precision as working_precision
 from fstheory.theory.skew_normal import (skew_normal_argument, skew_normal_mi_ball,
@@ -70,7 +70,8 @@ from fstheory.theory.skew_normal import (skew_normal_argument, skew_normal_mi_ba
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.uniform_class import uniform_series
 
-__all__ = ["Cell", "NoEnclosure", "arb_of", "to_ix", "working_precision", "skew_normal_mi_ball",
+__all__ = ["Cell", "NoEnclosure", "arb_of", "arb_from_mpf", "to_ix", "mpf_down", "mpf_up", "hull",
+           "monotone_ix", "PointMemo", "working_precision", "skew_normal_mi_ball",
            "skew_normal_mi_derivative_ball", "skew_normal_mi_pole_slope_ball", "uniform_series",
            "Leaf", "ConstLeaf", "GenericLeaf", "UniformClassLeaf", "SkewNormalLeaf",
            "CellMemoLeaf", "skew_normal_argument"]
@@ -95,16 +96,12 @@ class Cell:
 # ----- numbers -------------------------------------------------------------------------------------
 
 
-def _arb_from_mpf(x: mpmath.mpf) -> arb:
-    return arb_from_mpf(x)
-
-
 def to_ix(a: arb, dlo=None, dhi=None, slo=False, shi=False) -> IX:
     """An arb ball as an IX enclosure (ends rounded outward at mpmath's precision)."""
     if not a.is_finite():
         raise NoEnclosure("a ball is not finite")
-    lo = _mpf_down(a.lower())
-    hi = _mpf_up(a.upper())
+    lo = mpf_down(a.lower())
+    hi = mpf_up(a.upper())
     return IX("finite", lo, hi, slo, shi, False, dlo, dhi)
 
 
@@ -113,15 +110,15 @@ def _mpf_round(x: arb, rnd: str) -> mpmath.mpf:
     return mpmath.mpf(mpmath.libmp.from_man_exp(int(man), int(exp), mpmath.mp.prec, rnd))
 
 
-def _mpf_down(x: arb) -> mpmath.mpf:
+def mpf_down(x: arb) -> mpmath.mpf:
     return _mpf_round(x, "f")
 
 
-def _mpf_up(x: arb) -> mpmath.mpf:
+def mpf_up(x: arb) -> mpmath.mpf:
     return _mpf_round(x, "c")
 
 
-def _hull(balls) -> arb:
+def hull(balls) -> arb:
     """A ball containing every ball of ``balls``."""
     out = None
     for b in balls:
@@ -174,12 +171,9 @@ class ConstLeaf(Leaf):
         return self._ix
 
 
-def _end(x):
-    """A cell end (mpf or exact sympy number) as a ball."""
-    return arb_of(x)
+class PointMemo:
+    """Values of a function at points (mpf or exact), kept per point and working precision."""
 
-
-class _PointMemo:
     def __init__(self):
         self._memo: dict = {}
 
@@ -195,7 +189,7 @@ class _PointMemo:
         return self._memo[key]
 
 
-def _monotone_ix(vals: list, ends_open: tuple, direction: int | None, dlo=None, dhi=None) -> IX:
+def monotone_ix(vals: list, ends_open: tuple, direction: int | None, dlo=None, dhi=None) -> IX:
     """The hull of end values of a function monotone on the cell (``direction`` +1 increasing,
     -1 decreasing, strictly; None: not strict) with strictness at excluded ends. ``vals`` are
     (ball or "+inf"/"-inf"/"zero") at (lo, hi)."""
@@ -208,11 +202,11 @@ def _monotone_ix(vals: list, ends_open: tuple, direction: int | None, dlo=None, 
         left, right, slo, shi = lo_v, hi_v, open_lo, open_hi
     else:
         left, right, slo, shi = hi_v, lo_v, open_hi, open_lo
-    lo = _mpf_down(left.lower()) if isinstance(left, arb) else (-mpmath.inf if left == "-inf" else mpmath.mpf(0))
-    hi = _mpf_up(right.upper()) if isinstance(right, arb) else (mpmath.inf if right == "+inf" else mpmath.mpf(0))
+    lo = mpf_down(left.lower()) if isinstance(left, arb) else (-mpmath.inf if left == "-inf" else mpmath.mpf(0))
+    hi = mpf_up(right.upper()) if isinstance(right, arb) else (mpmath.inf if right == "+inf" else mpmath.mpf(0))
     if direction is None:
-        lo2 = _mpf_down(right.lower()) if isinstance(right, arb) else lo
-        hi2 = _mpf_up(left.upper()) if isinstance(left, arb) else hi
+        lo2 = mpf_down(right.lower()) if isinstance(right, arb) else lo
+        hi2 = mpf_up(left.upper()) if isinstance(left, arb) else hi
         lo, hi = min(lo, lo2), max(hi, hi2)
     return IX("finite", lo, hi, slo, shi, False, dlo, dhi)
 
@@ -228,7 +222,7 @@ class GenericLeaf(Leaf):
         self.expr, self.sym = expr, sym
         self.dexpr = sp.diff(expr, sym)
         self.exact_at = exact_at
-        self._points = _PointMemo()
+        self._points = PointMemo()
 
     def _ball(self, e, x: arb) -> arb:
         return arb_of(e, {self.sym: x})
@@ -249,11 +243,11 @@ class GenericLeaf(Leaf):
                 if is_exact_zero(v):
                     return "zero"
                 return arb_of(v)
-            return self._ball(self.expr, _end(x))
+            return self._ball(self.expr, arb_of(x))
         return self._points.get(x, fn)
 
     def direction(self, cell: Cell) -> int | None:
-        d = self._ball(self.dexpr, _hull([_end(cell.lo), _end(cell.hi)]))
+        d = self._ball(self.dexpr, hull([arb_of(cell.lo), arb_of(cell.hi)]))
         if d.is_finite() and d.lower() > 0:
             return 1
         if d.is_finite() and d.upper() < 0:
@@ -267,12 +261,12 @@ class GenericLeaf(Leaf):
                 return IX.ZERO
             if v in ("+inf", "-inf"):
                 return IX.POS_INF if v == "+inf" else IX.NEG_INF
-            d = self._ball(self.dexpr, _end(cell.lo)) if der else None
+            d = self._ball(self.dexpr, arb_of(cell.lo)) if der else None
             if d is not None and d.is_finite():
-                return to_ix(v, _mpf_down(d.lower()), _mpf_up(d.upper()))
+                return to_ix(v, mpf_down(d.lower()), mpf_up(d.upper()))
             return to_ix(v)
-        a, b = _end(cell.lo), _end(cell.hi)
-        ball = _hull([a, b])
+        a, b = arb_of(cell.lo), arb_of(cell.hi)
+        ball = hull([a, b])
         d = self._ball(self.dexpr, ball)
         if d.is_finite() and (d.lower() > 0 or d.upper() < 0):
             direction = 1 if d.lower() > 0 else -1
@@ -280,13 +274,13 @@ class GenericLeaf(Leaf):
             if any(isinstance(v, str) and v != "zero" for v in vals):
                 raise NoEnclosure("an infinite end value")
             vals = [arb(0) if v == "zero" else v for v in vals]
-            return _monotone_ix(vals, (cell.open_lo, cell.open_hi), direction,
-                                _mpf_down(d.lower()), _mpf_up(d.upper()))
+            return monotone_ix(vals, (cell.open_lo, cell.open_hi), direction,
+                                mpf_down(d.lower()), mpf_up(d.upper()))
         v = self._ball(self.expr, ball)
         if not v.is_finite():
             return IX.undecided("the closed form is not enclosed on the cell")
         if d.is_finite():
-            return to_ix(v, _mpf_down(d.lower()), _mpf_up(d.upper()))
+            return to_ix(v, mpf_down(d.lower()), mpf_up(d.upper()))
         return to_ix(v)
 
 
@@ -301,7 +295,7 @@ class UniformClassLeaf(Leaf):
         self.which, self.expr, self.sym = which, expr, sym
         self.dexpr = sp.diff(expr, sym)
         self.way = 1 if which == "Y" else -1
-        self._points = _PointMemo()
+        self._points = PointMemo()
 
     def exact(self, x) -> sp.Expr:
         from fstheory.theory.symbolic import exact_value
@@ -318,7 +312,7 @@ class UniformClassLeaf(Leaf):
             if v is None:  # MI(C_1, Y) = ln 2 - 1/2
                 return arb(2).log() - arb(1) / 2
             return "zero" if v == 0 and not derivative else arb(v.numerator) / v.denominator
-        k = _end(x)
+        k = arb_of(x)
         if k.upper() <= arb(1) / 2:
             return uniform_series(self.which, k, derivative)
         return arb_of(self.dexpr if derivative else self.expr, {self.sym: k})
@@ -332,13 +326,13 @@ class UniformClassLeaf(Leaf):
             v, d = self.point(cell.lo), self.point(cell.lo, True)
             if v == "zero":
                 return IX.ZERO
-            return to_ix(v, _mpf_down(d.lower()), _mpf_up(d.upper()))
+            return to_ix(v, mpf_down(d.lower()), mpf_up(d.upper()))
         vals = [self.point(cell.lo), self.point(cell.hi)]
         vals = [arb(0) if v == "zero" else v for v in vals]
         ders = [self.point(cell.lo, True), self.point(cell.hi, True)]
-        d = _hull(ders)
-        return _monotone_ix(vals, (cell.open_lo, cell.open_hi), self.way,
-                            _mpf_down(d.lower()), _mpf_up(d.upper()))
+        d = hull(ders)
+        return monotone_ix(vals, (cell.open_lo, cell.open_hi), self.way,
+                            mpf_down(d.lower()), mpf_up(d.upper()))
 
 
 class CellMemoLeaf(Leaf):
@@ -384,7 +378,7 @@ class SkewNormalLeaf(CellMemoLeaf):
                                   "exactly")
             crit |= set(sol)
         self.critical = sorted(crit, key=lambda c: float(c))
-        self._points = _PointMemo()
+        self._points = PointMemo()
         self._cells: dict = {}
 
     def exact(self, x) -> sp.Expr:
@@ -402,7 +396,7 @@ class SkewNormalLeaf(CellMemoLeaf):
             if lim == sp.oo:
                 return "+inf"
             return arb_of(sp.sqrt(lim))
-        v = arb_of(self.mu, {self.sym: _end(x)})
+        v = arb_of(self.mu, {self.sym: arb_of(x)})
         if not v.is_finite():
             raise NoEnclosure("|lambda| is not finite at an interior point")
         return v
@@ -443,8 +437,8 @@ class SkewNormalLeaf(CellMemoLeaf):
                 dl, dh = d
         direction = None if inside else self.direction(cell)
         if direction is None:
-            return to_ix(_hull(vals), dl, dh)
-        return _monotone_ix(vals, (cell.open_lo, cell.open_hi), direction, dl, dh)
+            return to_ix(hull(vals), dl, dh)
+        return monotone_ix(vals, (cell.open_lo, cell.open_hi), direction, dl, dh)
 
     def direction(self, cell: Cell) -> int | None:
         """F is strictly increasing in mu and mu is monotone between the critical points: the
@@ -464,10 +458,10 @@ class SkewNormalLeaf(CellMemoLeaf):
         """Enclosure of d/dt F(mu(t)) over the cell: F'(mu range) * mu'(t range)."""
         if any(m == "+inf" for m in mus):
             return self._der_near_pole(cell, mus)
-        mu_ball = _hull(mus)
+        mu_ball = hull(mus)
         if mu_ball.lower() < 0:  # |lambda| >= 0: F' (0 at mu = 0) on [0, upper]
             mu_ball = arb(0).union(mu_ball.upper())
-        t = _hull([_end(cell.lo), _end(cell.hi)])
+        t = hull([arb_of(cell.lo), arb_of(cell.hi)])
         with working_precision(max(64, ctx.prec // 2)):
             try:
                 fd = skew_normal_mi_derivative_ball(mu_ball)
@@ -477,7 +471,7 @@ class SkewNormalLeaf(CellMemoLeaf):
         d = fd * dmu
         if not d.is_finite():
             return None
-        return _mpf_down(d.lower()), _mpf_up(d.upper())
+        return mpf_down(d.lower()), mpf_up(d.upper())
 
     def _der_near_pole(self, cell: Cell, mus):
         """d/dt F(mu(t)) on a cell in t > 0 that ends at a pole of mu (mu -> +inf there): with
@@ -491,11 +485,11 @@ class SkewNormalLeaf(CellMemoLeaf):
         finite = [m for m in mus if m != "+inf"]
         if not finite:
             return None
-        m_min = _hull(finite)
+        m_min = hull(finite)
         if m_min.lower() <= 0:
             return None
         s_max = (1 / m_min).upper()
-        t = _hull([_end(cell.lo), _end(cell.hi)])
+        t = hull([arb_of(cell.lo), arb_of(cell.hi)])
         with working_precision(max(64, ctx.prec // 2)):
             slope = skew_normal_mi_pole_slope_ball(arb(0)).union(
                 skew_normal_mi_pole_slope_ball(s_max))
@@ -506,7 +500,7 @@ class SkewNormalLeaf(CellMemoLeaf):
         d = -slope * ds
         if not d.is_finite():
             return None
-        return _mpf_down(d.lower()), _mpf_up(d.upper())
+        return mpf_down(d.lower()), mpf_up(d.upper())
 
 
 def _lt(a, b) -> bool:

@@ -66,7 +66,9 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-__all__ = ["IX", "IntervalOps", "SymbolicOps", "evaluate_expr", "SYM_INF", "by_kinds"]
+from fstheory.orderings.arithmetic import beats_by
+
+__all__ = ["IX", "IntervalOps", "SymbolicOps", "evaluate_expr", "SYM_INF"]
 
 _INF = mpmath.inf
 
@@ -373,26 +375,6 @@ def _over(a: IX, b: IX) -> IX:
     return _times(a, _reciprocal(b))
 
 
-def by_kinds(a: IX, b: IX, w: int, c: int) -> bool | None:
-    """Whether ``a`` (the objective of candidate w) beats ``b`` (of c) by their kinds alone, as
-    in the greedy rule: an indeterminate objective loses (``a`` indeterminate: False), the same
-    infinity goes to the lower index, +inf beats and -inf loses to anything else. None when
-    both are finite, or when one is undecided."""
-    if a.kind == "undecided" or b.kind == "undecided":
-        return None
-    if a.kind == "indeterminate":
-        return False
-    if b.kind == "indeterminate":
-        return True
-    if a.infinite and b.infinite and a.kind == b.kind:
-        return w < c
-    if a.kind == "+inf" or b.kind == "-inf":
-        return True
-    if a.kind == "-inf" or b.kind == "+inf":
-        return False
-    return None
-
-
 def _extreme(values: Sequence[IX], pick_max: bool) -> IX:
     values = list(values)
     if not values:
@@ -447,6 +429,56 @@ class IntervalOps:
 
     def __init__(self, beta: IX | None = None):
         self.beta = beta
+
+    # ----- the greedy comparison (fstheory.orderings.arithmetic), over the whole cell ----------
+    def choosable(self, a: IX) -> bool | None:
+        """Not indeterminate on the cell; None if undecided."""
+        return None if a.kind == "undecided" else a.kind != "indeterminate"
+
+    def compare(self, a: IX, b: IX) -> int | None:
+        """The greedy comparison of ``a`` with ``b`` on the whole cell: by their kinds (an
+        indeterminate loses, even to another one; the same infinity ties; +inf wins and -inf
+        loses against anything else), and two finite values by their enclosures (one above the
+        other on the whole cell, or both identically 0). None -- *undecided*, a world of its
+        own: the cell must be split or the difference examined -- when either is undecided or
+        the enclosures of two finite values do not decide."""
+        if a.kind == "undecided" or b.kind == "undecided":
+            return None
+        if a.kind == "indeterminate":
+            return -1
+        if b.kind == "indeterminate":
+            return 1
+        if a.infinite and b.infinite and a.kind == b.kind:
+            return 0
+        if a.kind == "+inf" or b.kind == "-inf":
+            return 1
+        if a.kind == "-inf" or b.kind == "+inf":
+            return -1
+        g = a - b
+        if g.positive():
+            return 1
+        if (b - a).positive():
+            return -1
+        if (a.zero and b.zero) or (g.finite and g.lo == 0 and g.hi == 0):
+            return 0
+        return None
+
+    def tied(self, a: IX, b: IX) -> bool | None:
+        c = self.compare(a, b)
+        return None if c is None else c == 0
+
+    def beats(self, a: IX, b: IX, first: bool = False) -> bool | None:
+        """:func:`~fstheory.orderings.arithmetic.beats_by` on :meth:`compare`; and two finite
+        values whose difference has the sign that, with ties to the lower index, decides
+        (a >= b on the cell for the first, a <= b for the later candidate)."""
+        c = self.compare(a, b)
+        if c is None and a.finite and b.finite:
+            g = a - b
+            if first and g.finite and g.lo >= 0:
+                return True
+            if not first and g.finite and g.hi <= 0:
+                return False
+        return beats_by(c, first)
 
     def const(self, x, label: str | None = None) -> IX:
         if label == "beta" and self.beta is not None:

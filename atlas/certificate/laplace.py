@@ -15,11 +15,11 @@ import mpmath
 import sympy as sp
 from flint import arb, ctx
 
-from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, ConstLeaf, NoEnclosure, _end,
-                                              _hull, _monotone_ix, _mpf_down, _mpf_up,
-                                              _PointMemo, to_ix, working_precision)
+from fstheory.atlas.certificate.enclose import (Cell, CellMemoLeaf, ConstLeaf, NoEnclosure, PointMemo,
+                                              hull, monotone_ix, mpf_down, mpf_up, to_ix,
+                                              working_precision)
 from fstheory.atlas.certificate.interval import IX
-from fstheory.atlas.values import as_exact
+from fstheory.atlas.numbers import as_exact
 from fstheory.theory.arbexpr import arb_of
 from fstheory.theory.laplace_class import (WHICH, class_mi_ball, class_mi_derivative_ball,
                                            class_mi_expression, recognise)
@@ -35,7 +35,7 @@ class LaplaceClassLeaf(CellMemoLeaf):
     def __init__(self, which: str):
         self.which = which
         self.way = WHICH[which]
-        self._points = _PointMemo()
+        self._points = PointMemo()
         self._cells: dict = {}
 
     def direction(self, cell: Cell) -> int | None:
@@ -53,11 +53,11 @@ class LaplaceClassLeaf(CellMemoLeaf):
                     return "zero"
                 if not v.has(sp.Integral):
                     return arb_of(v)
-            return class_mi_ball(self.which, _end(x))
+            return class_mi_ball(self.which, arb_of(x))
         return self._points.get(x, fn)
 
     def _der(self, cell: Cell):
-        k = _hull([_end(cell.lo), _end(cell.hi)])
+        k = hull([arb_of(cell.lo), arb_of(cell.hi)])
         with working_precision(max(64, ctx.prec // 2)):
             try:
                 d = class_mi_derivative_ball(self.which, k)
@@ -65,7 +65,7 @@ class LaplaceClassLeaf(CellMemoLeaf):
                 return None, None
         if not d.is_finite():
             return None, None
-        lo, hi = _mpf_down(d.lower()), _mpf_up(d.upper())
+        lo, hi = mpf_down(d.lower()), mpf_up(d.upper())
         # the integrands have a sign (module docstring): the derivative's is known
         zero = mpmath.mpf(0)
         return (max(lo, zero), hi) if self.way > 0 else (lo, min(hi, zero))
@@ -77,7 +77,7 @@ class LaplaceClassLeaf(CellMemoLeaf):
             return IX.ZERO if v == "zero" else to_ix(v, dl, dh)
         vals = [arb(0) if v == "zero" else v for v in (self.point(cell.lo),
                                                       self.point(cell.hi))]
-        return _monotone_ix(vals, (cell.open_lo, cell.open_hi), self.way, dl, dh)
+        return monotone_ix(vals, (cell.open_lo, cell.open_hi), self.way, dl, dh)
 
 
 def laplace_leaf(which: str, k):
