@@ -146,8 +146,10 @@ def _derive_mi_class(expr, scenario: Scenario, laws) -> Derivation:
         return Structural(0, "jointly normal and uncorrelated with the rule")
     base = class_reduction(expr, form, laws)
     if base is not expr:
+        why = ("a one-to-one image" if law_algebra.injective_base(expr, laws) is not None
+               else "the class depends on it only through the feature")
         return Numerical("mi_class", (base,), f"numerical integration of the mixed MI of {base}"
-                         f" (the class depends on {base} only through {expr})")
+                         f" ({why})")
     numeric = Numerical("mi_class", (expr,), "numerical integration of the mixed MI")
     if not rule.is_linear:
         return numeric

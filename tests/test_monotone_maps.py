@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from fstheory.engine.derive import class_reduction, derive, pair_reduction, reduce_bijection
 from fstheory.engine.evaluate import evaluate
+from fstheory.engine.point import Point
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.law_algebra import injective_base, is_injective, monotone_entropy
 from fstheory.theory.laws import Laplace, Normal, Uniform
@@ -136,3 +137,40 @@ def test_circle_mi_class_of_the_square_is_proved_by_two_routes():
         p1 = mpmath.quad(q, [0, mpmath.sqrt(r)])
         ref = hb(p1) - mpmath.quad(lambda x: hb(q(x)), [0, mpmath.sqrt(r) / 2, mpmath.sqrt(r)])
         assert abs(mpmath.mpf(got) - ref) < mpmath.mpf(10) ** -29
+
+
+# ----- a fold the class sees: E[H_b(P(C=1 | X^2))] with both preimages -------------------------
+
+
+def _route_mi_class(name: str, feature: str, dps: int = 35):
+    point = Point(get_scenario(name).bind(k="0.2"))
+    with mpmath.workdps(dps):
+        return point.route(dps).mi_class(sp.sympify(feature, locals={s.name: s for s in point.laws}))
+
+
+def test_threshold_mi_class_of_the_square_is_proved_by_two_routes():
+    """C = 1{X + kY >= 1}, X, Y ~ N(0, 1), k = 0.2: P(C = 1 | X^2 = x^2) = (q(x) + q(-x)) / 2
+    with q(x) = P(kY >= 1 - x) = Phi_c((1 - x) / k); MI = H_b(P(C = 1)) - int_0^oo 2 phi(x)
+    H_b(p(x)) dx, mpmath at 40 digits with the breakpoints placed by hand (q switches near 1)."""
+    scenario = get_scenario("threshold")
+    i2 = [str(f.expr) for f in scenario.features].index("X**2")
+    v = evaluate(scenario.bind(k="0.2"), 30)
+    got = v.mi_class[i2].text(30)
+    assert not got.startswith("~")
+    with mpmath.workdps(40):
+        k = mpmath.mpf("0.2")
+        q = lambda x: mpmath.ncdf(-(1 - x) / k)  # noqa: E731
+        hb = lambda p: -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)  # noqa: E731
+        avg = mpmath.quad(lambda x: 2 * mpmath.npdf(x) * hb((q(x) + q(-x)) / 2),
+                          [0, 0.5, 0.8, 1, 1.2, 1.5, 2, 3, 5, 8, 12, mpmath.inf])
+        ref = hb(mpmath.ncdf(-1 / mpmath.sqrt(1 + k * k))) - avg
+        assert abs(mpmath.mpf(got) - ref) < mpmath.mpf(10) ** -29
+
+
+def test_fold_with_a_remaining_variable_is_certified_and_agrees_with_the_reduction():
+    """The numerical route on X^2 itself (circle: the class probability integrates Y out) agrees
+    with MI(C, X), which the class reduction uses."""
+    fold, base = _route_mi_class("circle", "X**2"), _route_mi_class("circle", "X")
+    assert fold.certified and base.certified
+    assert abs(fold.value - base.value) <= fold.error + base.error
+    assert fold.error < mpmath.mpf(10) ** -30
