@@ -144,13 +144,13 @@ def _derive_mi_class(expr, scenario: Scenario, laws) -> Derivation:
         return Structural(0, f"symmetry {tau.describe()} fixes the feature and swaps the classes")
     if structure.gaussian_independent(expr, form, laws):
         return Structural(0, "jointly normal and uncorrelated with the rule")
+    numeric = Numerical("mi_class", (expr,), "numerical integration of the mixed MI")
     base = class_reduction(expr, form, laws)
-    if base is not expr:
+    if base is not expr and law_algebra.linear_parts(expr, [base]) is None:
         why = ("a one-to-one image" if law_algebra.injective_base(expr, laws) is not None
                else "the class depends on it only through the feature")
-        return Numerical("mi_class", (base,), f"numerical integration of the mixed MI of {base}"
-                         f" ({why})")
-    numeric = Numerical("mi_class", (expr,), "numerical integration of the mixed MI")
+        numeric = Numerical("mi_class", (base,), f"numerical integration of the mixed MI of "
+                            f"{base} ({why})")
     if not rule.is_linear:
         return numeric
     weights = {b: sp.sympify(w) for b, w in rule.weights.items()}
