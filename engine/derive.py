@@ -28,9 +28,11 @@ import sympy as sp
 from fstheory.engine.kinds import Derivation, Numerical, Structural, closed_kind
 from fstheory.scenarios.declaration import Scenario
 from fstheory.theory import law_algebra, structure
+from fstheory.theory.determination import univariate_partners
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 
-__all__ = ["Derivation", "ScenarioDerivation", "declaration_key", "derive", "reduce_bijection"]
+__all__ = ["Derivation", "ScenarioDerivation", "class_reduction", "declaration_key", "derive",
+           "pair_reduction", "reduce_bijection", "reduce_monotone"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,11 @@ def _derived(content: _Content) -> ScenarioDerivation:
 
 
 def reduce_bijection(expr: sp.Expr, laws: dict) -> sp.Expr:
-    """MI is invariant under one-to-one maps (Section 6): a*B + c -> B; c1 B1 + c2 B2 + e -> minus e."""
+    """MI is invariant under one-to-one maps (Section 6): g(B) -> B for g strictly monotone on
+    the support of B (a*B + c, B^3, exp(B)); c1 B1 + c2 B2 + e -> minus e."""
+    base = reduce_monotone(expr, laws)
+    if base is not expr:
+        return base
     bases = sorted(structure.bases_of(expr, laws), key=str)
     lin = law_algebra.linear_parts(expr, bases)
     if lin is None:
@@ -97,10 +103,39 @@ def reduce_bijection(expr: sp.Expr, laws: dict) -> sp.Expr:
     return sp.expand(expr - const)
 
 
+def reduce_monotone(expr: sp.Expr, laws: dict) -> sp.Expr:
+    """B when ``expr`` is a strictly monotone function g(B) of one base variable on its support
+    (MI(V, g(B)) = MI(V, B) for every V and for the class), else ``expr`` itself."""
+    base = law_algebra.injective_base(expr, laws)
+    return expr if base is None else base
+
+
+def class_reduction(expr: sp.Expr, form: sp.Expr, laws: dict) -> sp.Expr:
+    """B when ``expr`` = g(B) is a function of one base variable B and the class rule's form is
+    unchanged by every level-set partner map B -> m B + q of g (B -> -B for B^2 in a rule even
+    in B), else ``expr``. The class is then a function of g(B) and of variables independent of
+    B, so MI(C, B | g(B)) = 0 and, by the chain rule, MI(C, g(B)) = MI(C, B)."""
+    bases = structure.bases_of(expr, laws)
+    if len(bases) != 1:
+        return expr
+    (B,) = bases
+    partners = univariate_partners(sp.expand(expr), B, laws[B])
+    if partners is None:
+        return expr
+    form = sp.expand(sp.sympify(form))
+    if all(sp.expand(form.subs(B, m * B + q) - form) == 0 for m, q in partners[1:]):
+        return B
+    return expr
+
+
 def _derive_entropy(expr, laws) -> Derivation:
     law = law_algebra.law_of(expr, laws)
     if law is not None and law.entropy() is not None:
         return closed_kind(sp.simplify(law.entropy()), f"law {law!r}")
+    form = law_algebra.monotone_entropy(expr, laws)
+    if form is not None:
+        return closed_kind(form, "change of variables: h(g(B)) = h(B) + E[ln|g'(B)|], g "
+                                 "strictly monotone")
     return Numerical("entropy", (expr,), "no closed-form law; numerical integration of -f ln f")
 
 
@@ -116,6 +151,12 @@ def _derive_mi_class(expr, scenario: Scenario, laws) -> Derivation:
     if structure.gaussian_independent(expr, form, laws):
         return Structural(0, "jointly normal and uncorrelated with the rule")
     numeric = Numerical("mi_class", (expr,), "numerical integration of the mixed MI")
+    base = class_reduction(expr, form, laws)
+    if base is not expr and law_algebra.linear_parts(expr, [base]) is None:
+        why = ("a one-to-one image" if law_algebra.injective_base(expr, laws) is not None
+               else "the class depends on it only through the feature")
+        numeric = Numerical("mi_class", (base,), f"numerical integration of the mixed MI of "
+                            f"{base} ({why})")
     if not rule.is_linear:
         return numeric
     weights = {b: sp.sympify(w) for b, w in rule.weights.items()}
@@ -140,7 +181,26 @@ def _derive_pair(e1, e2, laws) -> Derivation:
     form = law_algebra.pair_mi(e1, e2, laws)
     if form is not None:
         return closed_kind(form, "h(V) - h(V | U) from the laws")
+    r1, r2 = pair_reduction(e1, e2, laws)
+    if (r1, r2) != (e1, e2):
+        note = f"MI({r1}, {r2}): one-to-one images"
+        form = law_algebra.pair_mi(r1, r2, laws)
+        if form is not None:
+            return closed_kind(form, f"h(V) - h(V | U) from the laws, {note}")
+        return Numerical("mi_pair", (r1, r2), f"numerical integration of {note}")
     return Numerical("mi_pair", (e1, e2), "numerical integration")
+
+
+def pair_reduction(e1: sp.Expr, e2: sp.Expr, laws: dict) -> tuple:
+    """(e1, e2) with a feature that is a strictly monotone non-affine function of one base
+    variable replaced by that variable (MI is invariant under one-to-one maps of either
+    argument; affine ones are left as they are, the route handles them directly)."""
+
+    def one(e):
+        base = reduce_monotone(e, laws)
+        return e if base is e or law_algebra.linear_parts(e, [base]) is not None else base
+
+    return one(e1), one(e2)
 
 
 def _budgeted(step, what: str, quantity: str, args: tuple) -> Derivation:

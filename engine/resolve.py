@@ -29,7 +29,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from fstheory.engine.derive import ScenarioDerivation, reduce_bijection
+from fstheory.engine.derive import (
+    ScenarioDerivation,
+    class_reduction,
+    pair_reduction,
+    reduce_bijection,
+)
 from fstheory.engine.kinds import (Derivation, Exact, GaussianThresholdClassMI,
                                    LaplaceClassIntegral, Numerical, Structural,
                                    UniformClassSeries)
@@ -108,15 +113,20 @@ def _pair_structure(point: Point, general, ij):
 def _general_for(quantity: str):
     """The general derivation at the point: a closed form as it is; otherwise the numerical
     route's ``quantity`` on the bound features (a structural derivation that the point did not
-    confirm goes there too). MI(C, V) is computed on V's one-to-one reduction (a*B + c -> B), so
-    that equal MIs are one computation and cancel exactly in identities."""
+    confirm goes there too). MI(C, V) is computed on V's one-to-one reduction (a*B + c -> B,
+    g(B) -> B for g strictly monotone, or when the class depends on B only through g(B)), so
+    that equal MIs are one computation and cancel exactly in identities; MI(U, V) on the pair
+    with a strictly monotone g(B) replaced by B."""
 
     def recognise(point: Point, general: Derivation, index):
         if general.kind == "closed":
             return general
         exprs = [point.exprs[i] for i in index]
         if quantity == "mi_class":
-            exprs = [reduce_bijection(exprs[0], point.laws)]
+            exprs = [reduce_bijection(class_reduction(exprs[0], point.form, point.laws),
+                                      point.laws)]
+        elif quantity == "mi_pair":
+            exprs = list(pair_reduction(*exprs, point.laws))
         reason = general.reason if general.kind == "numeric" else "numerical route"
         return Numerical(quantity, tuple(exprs), reason)
 

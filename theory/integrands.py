@@ -406,11 +406,13 @@ def class_mixture(system, maps, jac, q) -> Integrand:
         return None
 
     branch = constant = None
-    if q.closed and (single or not q.remaining):
+    if q.closed:
         def branch(m):
             if single:
                 return q.entropy_branch(m)
-            return _mixture_branch(W, q, m)
+            if q.remaining:
+                return _direct_mixture_branch(W, q, m)
+            return _first_finite(_mixture_branch(W, q, m), _direct_mixture_branch(W, q, m))
 
         def constant(m):
             if single or q.rest is not None:
@@ -471,6 +473,46 @@ def _mixture_branch(W: Weights, q, m):
         return sides[i][c](pt)
 
     return lambda z, an: _mixture_entropy(R, sides, log_q, z, an)
+
+
+def _direct_mixture_branch(W: Weights, q, m):
+    """H_b of the mixture p_c = sum_j w_j q_c(p_j) / sum_j w_j on complex balls, from the class
+    probabilities themselves (not their logarithms): where the preimages' classes differ (q near
+    0 at one, near 1 at another) p stays away from 0 and 1 and this form converges on wide
+    cells where the logarithms of far tails do not."""
+    R = LogRatios(W, m)
+    if not R.live:
+        return lambda z, an: acb(0)
+    pts = W.points(m)
+    maps = [W.maps[j] for j in R.live]
+    probs = [q.branch(pts[j]) for j in R.live]
+
+    def g(z, an):
+        weights = [d.exp() for d in R(z)]
+        total = sum(weights, acb(0))
+        p1 = p0 = acb(0)
+        for w, f, qb in zip(weights, maps, probs):
+            q1, q0 = qb(tuple(h(*z) for h in f), an)
+            p1, p0 = p1 + w * _acb(q1), p0 + w * _acb(q0)
+        return binary_entropy(p1 / total, p0 / total, an)
+
+    return g
+
+
+def _first_finite(*forms):
+    """The first finite enclosure among formulas of one analytic function on a cell: each is
+    either a rigorous enclosure (holomorphic there) or not finite, so the first finite one is
+    one."""
+
+    def g(z, an):
+        v = None
+        for form in forms:
+            v = form(z, an)
+            if v.is_finite():
+                return v
+        return v
+
+    return g
 
 
 def _acb(t):

@@ -27,6 +27,7 @@ closed form known here": the caller then uses the numerical route (:mod:`fstheor
 
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
 
 from fstheory.theory.laws import (
@@ -51,6 +52,8 @@ __all__ = [
     "gaussian_class_mi",
     "skew_normal_mi",
     "is_injective",
+    "injective_base",
+    "monotone_entropy",
     "is_even",
 ]
 
@@ -213,12 +216,80 @@ def entropy_closed_form(expr: sp.Expr, laws: dict) -> sp.Expr | None:
 
 
 def is_injective(g: sp.Expr, B: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
-    """True if g is strictly monotone on (lo, hi): its derivative has no zero there."""
+    """True if g is strictly monotone on (lo, hi), hence one-to-one there: g' has no zero there,
+    or finitely many zeros and one sign between them (B^3 on (-1, 1): 3 B^2 vanishes at 0
+    only). Conservative: False whenever the zeros or the signs cannot be decided."""
     dg = sp.diff(g, B)
     if dg.free_symbols.isdisjoint({B}):
         return not _is_zero(dg)
+    lo, hi = sp.sympify(lo), sp.sympify(hi)
     crit = sp.solveset(sp.Eq(dg, 0), B, sp.Interval.open(lo, hi))
-    return crit is sp.S.EmptySet
+    if crit is sp.S.EmptySet:
+        return True
+    if not isinstance(crit, sp.FiniteSet) or not all(c.is_real and c.is_number for c in crit):
+        return False
+    cuts = sorted(crit, key=float)
+    ends = [lo if lo.is_finite else cuts[0] - 2, *cuts, hi if hi.is_finite else cuts[-1] + 2]
+    signs = {sp.sign(sp.simplify(dg.subs(B, (a + b) / 2))) for a, b in zip(ends, ends[1:])}
+    return signs in ({sp.Integer(1)}, {sp.Integer(-1)})
+
+
+def injective_base(expr: sp.Expr, laws: dict) -> sp.Symbol | None:
+    """B when ``expr`` is a strictly monotone function of one base variable B on B's support
+    (so MI(V, expr) = MI(V, B) for every V, and MI(C, expr) = MI(C, B)), else None."""
+    bases = _bases_in(expr, laws)
+    if len(bases) != 1:
+        return None
+    (B,) = bases
+    lo, hi = (sp.sympify(e) for e in laws[B].support())
+    try:
+        return B if is_injective(sp.sympify(expr), B, lo, hi) else None
+    except (TypeError, ValueError, NotImplementedError):
+        return None  # the zeros or signs of g' not decidable (symbolic support): no claim
+
+
+def _mpf(e: sp.Expr):
+    return mpmath.inf * int(sp.sign(e)) if e.is_infinite else mpmath.mpf(sp.N(e, 40))
+
+
+def monotone_entropy(expr: sp.Expr, laws: dict) -> sp.Expr | None:
+    """h(g(B)) = h(B) + E[ln |g'(B)|] for g strictly monotone on the support of one base
+    variable B (change of variables, paper Section 2), when sympy integrates E[ln |g'(B)|]
+    against B's density in closed form (Y^3, Y ~ Unif(-1, 1): ln 6 - 2); else None."""
+    B = injective_base(expr, laws)
+    if B is None:
+        return None
+    law = laws[B]
+    hb = law.entropy()
+    if hb is None:
+        return None
+    lo, hi = (sp.sympify(e) for e in law.support())
+    points = {lo, hi, *(sp.sympify(b) for b in law.breakpoints())}
+    if (lo < 0) == sp.true and (hi > 0) == sp.true:
+        points.add(sp.Integer(0))
+    if not all(p.is_number for p in points):
+        return None
+    cuts = sorted(points, key=lambda e: float(e) if e.is_finite else float(sp.sign(e)) * 1e300)
+    y = sp.Dummy("y", positive=True)
+    dg = sp.diff(sp.sympify(expr), B)
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        # on a segment of one sign, integrate over y = |x| > 0 so that Abs and log expand
+        # exactly (sympy's integrals of log|x| over negative ranges are not reliable)
+        sign = 1 if (a >= 0) == sp.true else -1
+        lower, upper = (a, b) if sign == 1 else (-b, -a)
+        term = sp.expand_log(sp.log(sp.Abs(dg.subs(B, sign * y))), force=False)
+        pieces.append((sp.integrate(term * law.pdf(sign * y), (y, lower, upper)),
+                       sp.lambdify(y, term * law.pdf(sign * y), "mpmath"), lower, upper))
+    expectation = sp.simplify(sp.Add(*(p[0] for p in pieces)).rewrite(sp.erf))
+    if expectation.has(sp.Integral) or not expectation.is_finite:
+        return None
+    # a guard against a wrong symbolic integral: the same expectation by quadrature
+    with mpmath.workdps(30):
+        check = mpmath.fsum(mpmath.quad(f, [_mpf(lo_), _mpf(hi_)]) for _, f, lo_, hi_ in pieces)
+        if abs(sp.N(expectation, 30) - check) > mpmath.mpf(10) ** -15:
+            return None
+    return sp.simplify(hb + expectation)
 
 
 def is_even(g: sp.Expr, B: sp.Symbol) -> bool:
