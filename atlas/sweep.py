@@ -530,13 +530,22 @@ def _locate(sw: _Sweep, tl, tr, a: int, b: int, prefix) -> tuple[mpmath.mpf, mpm
         return x0, x1, crossing
 
 
+#: the pairwise comparison of :func:`_wins`: objectives tie (to the lower index) unless their
+#: enclosures prove them apart, with no band; deciding by the sign of a difference whose
+#: enclosure contains 0 chases rounding noise (ICAP's step 4 in Scenario I, where 3X+1's
+#: objective is 0 +/- 3e-33 against Y^2's exact 0 past k = 0.2946781..., gave a breakpoint
+#: at 0.2953)
+_PROVED_APART = EXACT_OPS.with_band(mpmath.inf)
+
+
 def _wins(sw: _Sweep, x, a: int, b: int, prefix, low: bool = False) -> bool:
-    """Whether A's objective beats B's at ``x`` by the greedy rule without a tie band (exact
-    ties to the lower index); where neither can be chosen, A is taken to keep winning."""
+    """Whether A's objective beats B's at ``x`` by the greedy rule without a tie band (ties,
+    to the lower index, where the enclosures overlap); where neither can be chosen, A is taken
+    to keep winning."""
     fa, fb = sw.objective(x, a, prefix, low), sw.objective(x, b, prefix, low)
-    if not (EXACT_OPS.choosable(fa) or EXACT_OPS.choosable(fb)):
+    if not (_PROVED_APART.choosable(fa) or _PROVED_APART.choosable(fb)):
         return True
-    return EXACT_OPS.beats(fa, fb, first=a < b)
+    return _PROVED_APART.beats(fa, fb, first=a < b)
 
 
 def _close(sw: _Sweep, x0, x1, a: int, b: int, prefix, width: int, low: bool = False,

@@ -370,14 +370,15 @@ def test_order_at_tiny_k_selects_y_second():
 
 
 def test_greedy_tie_needs_overlapping_enclosures():
-    from fstheory.orderings.greedy import _tied, tie_band
+    from fstheory.orderings.arithmetic import EXACT_OPS
+    from fstheory.orderings.greedy import tie_band
 
-    eps = tie_band(30)
+    ops = EXACT_OPS.with_band(tie_band(30))
     tiny = ExtendedReal.finite(mpmath.mpf("1e-41"), radius=mpmath.mpf("1e-71"))
-    assert not _tied(tiny, xr(0), eps)  # proved apart
+    assert not ops.tied(tiny, xr(0))  # proved apart
     fuzzy = ExtendedReal.finite(mpmath.mpf("1e-41"), radius=mpmath.mpf("1e-40"))
-    assert _tied(fuzzy, xr(0), eps)  # cannot be told apart: the band decides
-    assert not _tied(xr(1), xr(0), eps)
+    assert ops.tied(fuzzy, xr(0))  # cannot be told apart: the band decides
+    assert not ops.tied(xr(1), xr(0))
 
 
 def test_atlas_at_tiny_k_agrees_with_order_and_is_certified(capsys):
