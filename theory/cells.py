@@ -46,8 +46,9 @@ class CutSet:
 
     def __init__(self, polys, order, seconds: float = 20.0):
         self.order = list(order)
+        dropped: list = []
         with symbolic_budget(seconds, "the breakpoints of an integrand (projection of its cuts)"):
-            current = _squarefree_factors(polys, self.order)
+            current = _squarefree_factors(polys, self.order, dropped)
             levels = [None] * len(self.order)
             for i in range(len(self.order) - 1, -1, -1):
                 var = self.order[i]
@@ -55,8 +56,12 @@ class CutSet:
                 rest = [p for p in current if p.degree(var) == 0]
                 if i > 0:
                     rest += _project(levels[i], var, self.order)
-                    current = _squarefree_factors([p.as_expr() for p in rest], self.order)
+                    current = _squarefree_factors([p.as_expr() for p in rest], self.order,
+                                                  dropped)
         self.levels = levels
+        #: every cut is a polynomial's zero set (else some breakpoints are missing, and an
+        #: integrand taken as analytic between the others may not be: no certified route)
+        self.complete = not dropped
         self._compiled = [
             [_compile_in(p, self.order[i], self.order[:i]) for p in lvl] for i, lvl in enumerate(levels)
         ]
@@ -154,25 +159,30 @@ def _poly(expr, order):
     return sp.Poly(sp.expand(expr), *order)
 
 
-def _polynomial_variants(e, order) -> list:
+def _polynomial_variants(e, order, dropped: list | None = None) -> list:
     """e as polynomials: |a| replaced by +a and -a (one cut each, a superset of the true
-    breakpoints) with a itself added; a non-polynomial remainder is dropped (its breakpoints are
-    then missing: quadrature still converges, only slower)."""
+    breakpoints) with a itself added; a non-polynomial remainder is dropped and appended to
+    ``dropped`` (its breakpoints are then missing: an estimating quadrature still converges,
+    only slower, but no certified one may rely on these cuts)."""
     e = sp.sympify(e)
     abs_terms = list(e.atoms(sp.Abs))
     if abs_terms:
         a = abs_terms[0]
-        return (_polynomial_variants(a.args[0], order)
-                + _polynomial_variants(e.xreplace({a: a.args[0]}), order)
-                + _polynomial_variants(e.xreplace({a: -a.args[0]}), order))
+        return (_polynomial_variants(a.args[0], order, dropped)
+                + _polynomial_variants(e.xreplace({a: a.args[0]}), order, dropped)
+                + _polynomial_variants(e.xreplace({a: -a.args[0]}), order, dropped))
     num = sp.numer(sp.together(e))
-    return [num] if num.is_polynomial(*order) else []
+    if num.is_polynomial(*order):
+        return [num]
+    if dropped is not None:
+        dropped.append(num)
+    return []
 
 
-def _squarefree_factors(polys, order) -> list:
+def _squarefree_factors(polys, order, dropped: list | None = None) -> list:
     out = []
     seen = set()
-    for e in [v for p in polys for v in _polynomial_variants(p, order)]:
+    for e in [v for p in polys for v in _polynomial_variants(p, order, dropped)]:
         e = sp.sympify(e)
         if not e.free_symbols & set(order):
             continue

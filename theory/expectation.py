@@ -111,7 +111,7 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
         law = coords[0].law
         pts, skipped = _drop_tails(F, law, pts)
         branch = None
-        if certify and F.branch is not None and law.closed:
+        if certify and F.branch is not None and law.closed and cutset.complete:
             def branch(m):
                 f = law.pdf_branch(m)
                 g = F.branch((m,))
@@ -183,6 +183,8 @@ def _expect_two(coords, F: Integrand, cuts: list, boxes, acc: Accuracy):
     # the inner box ends as cuts: a root leaving the box is then a breakpoint of the outer level
     cutset = CutSet(list(cuts) + [inner - _exact_rational(lo1), inner - _exact_rational(hi1)],
                     syms)
+    if not cutset.complete:
+        raise QuadratureError("a breakpoint that is no polynomial's root: not certified here")
     laws = [c.law for c in coords]
     outer = [lo0, *cutset.breakpoints(0, (), lo0, hi0), hi0]
     cells = []

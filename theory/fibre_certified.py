@@ -108,6 +108,8 @@ class _Fibre:
             for cut in q.cuts():
                 cuts.append(sp.numer(sp.together(sp.sympify(cut).subs(s, solved))))
         self.cutset = CutSet(cuts, [v, x])
+        if not self.cutset.complete:
+            raise _NotHere  # a cut that is no polynomial's zero set (v = s + sqrt(x)): missing breakpoints
         self.solved = compile_expr(solved, [v, x])
         self.a_fn = compile_expr(a, [x])
         self.order = [None, None]
@@ -511,6 +513,8 @@ def _truncation(F: _Fibre, with_class: bool) -> arb:
 def _second_moment(F: _Fibre) -> arb:
     """E[V^2] for V = (alpha x + beta) s + gamma x + delta (a and r linear in x)."""
     x = F.o.symbol
+    if not (sp.sympify(F.a).is_polynomial(x) and sp.sympify(F.r).is_polynomial(x)):
+        raise _NotHere  # sqrt(x) and the like: not this route's form
     pa, pr = sp.Poly(F.a, x), sp.Poly(F.r, x)
     if pa.degree() > 1 or pr.degree() > 1:
         raise _NotHere
