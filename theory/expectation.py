@@ -39,7 +39,7 @@ from fstheory.theory.quadrature import (
     integrate_vector_balls,
 )
 from fstheory.theory.symbolic import exact_nsimplify
-from fstheory.theory.univariate import Accuracy, PELaw
+from fstheory.theory.univariate import Accuracy, PELaw, Unsupported
 
 __all__ = ["Integrand", "expect", "support_cuts", "box_of", "fibre_densities", "Fibre",
            "CUBATURE_EVALUATIONS"]
@@ -391,6 +391,11 @@ def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
             cuts.append(sp.numer(sp.together(sp.sympify(cut).subs(us.symbol, solved_expr))))
     order = [v] + osyms
     cutset = CutSet(cuts, order)
+    if not cutset.complete:
+        # a breakpoint that is no polynomial's root is missing: the nested quadrature would
+        # integrate across it and its error estimate would not see it (S + sqrt(X))
+        raise Unsupported("the fibres of this feature meet a support end on a curve that is no "
+                          "polynomial's zero set (its breakpoints cannot be placed)")
     solved_fn = compile_expr(solved_expr, order)
     abs_a = compile_expr(a, osyms)
     boxes = [box_of(c, acc) for c in others]
