@@ -112,6 +112,23 @@ def _images(b, img, laws: dict) -> list:
     return out
 
 
+def _law_preserving_maps(used: list, laws: dict):
+    """Every law-preserving signed permutation (with reflections about centres) of the base
+    variables ``used``, as a dict b -> image, identity included; at most five variables (5! maps
+    times their signs), else none."""
+    if len(used) > 5:
+        return
+    for perm in itertools.permutations(used):
+        options = [_images(b, img, laws) for b, img in zip(used, perm)]
+        if all(options):
+            for images in itertools.product(*options):
+                yield dict(zip(used, images))
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    return sp.expand(a - b) == 0
+
+
 def class_symmetry(v, form: sp.Expr, laws: dict) -> Involution | None:
     """A law-preserving signed permutation (with reflections about centres) tau with
     v(tau) = v (each feature of v, when v is a tuple) and form(tau) = -form."""
@@ -119,20 +136,9 @@ def class_symmetry(v, form: sp.Expr, laws: dict) -> Involution | None:
     vs = tuple(sp.sympify(e) for e in vs)
     form = sp.expand(sp.sympify(form))
     used = sorted(set().union(*(bases_of(e, laws) for e in vs)) | bases_of(form, laws), key=str)
-    if len(used) > 5:
-        return None
-    for perm in itertools.permutations(used):
-        options = [_images(b, img, laws) for b, img in zip(used, perm)]
-        if not all(options):
-            continue
-        for images in itertools.product(*options):
-            tau = dict(zip(used, images))
-            if all(tau[b] == b for b in used):
-                continue
-            if sp.expand(form.xreplace(tau) + form) != 0:
-                continue
-            if any(sp.expand(e.xreplace(tau) - e) != 0 for e in vs):
-                continue
+    for tau in _law_preserving_maps(used, laws):
+        if (any(tau[b] != b for b in used) and _same(form.xreplace(tau), -form)
+                and all(_same(e.xreplace(tau), e) for e in vs)):
             return Involution(tuple(tau.items()))
     return None
 
@@ -145,18 +151,8 @@ def class_preserving_map(source, target, form: sp.Expr, laws: dict) -> Involutio
     source, target = sp.expand(sp.sympify(source)), sp.expand(sp.sympify(target))
     form = sp.expand(sp.sympify(form))
     used = sorted(bases_of(source, laws) | bases_of(target, laws) | bases_of(form, laws), key=str)
-    if len(used) > 5:
-        return None
-    for perm in itertools.permutations(used):
-        options = [_images(b, img, laws) for b, img in zip(used, perm)]
-        if not all(options):
-            continue
-        for images in itertools.product(*options):
-            tau = dict(zip(used, images))
-            if sp.expand(source.xreplace(tau) - target) != 0:
-                continue
-            if sp.expand(form.xreplace(tau) - form) != 0:
-                continue
+    for tau in _law_preserving_maps(used, laws):
+        if _same(source.xreplace(tau), target) and _same(form.xreplace(tau), form):
             return Involution(tuple(tau.items()))
     return None
 
