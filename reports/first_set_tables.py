@@ -36,9 +36,10 @@ def _all_rows():
         yield m, None, reading
 
 
-def _row(m, beta, reading, values, optimal, size) -> dict:
-    r = select(values, m, beta, reading=reading)
-    labels = values.labels
+def first_set(r, optimal, size) -> tuple:
+    """The first selected set of the selection ``r`` (``size`` features, two when the
+    relevance-optimal sets are not decided) and whether it is relevance-optimal: 'yes', 'no', or
+    why not decided."""
     first = r.order[:size] if size is not None else r.order[:2]
     if optimal is None:
         ok = "undecided (relevance-optimal sets not decided)"
@@ -46,6 +47,38 @@ def _row(m, beta, reading, values, optimal, size) -> dict:
         ok = ("undecided: " if r.undecided else "no: ") + f"stopped after {len(r.order)}"
     else:
         ok = "yes" if frozenset(first) in optimal else "no"
+    return first, ok
+
+
+def relevance_part(scenario, k, digits: int) -> tuple:
+    """(values, relevance-optimal sets or None, their size or None, the part's heading fields)
+    at ``k``: what every per-k part of the first-set tables starts from."""
+    values = values_at(scenario, {"k": k}, digits)
+    report = relevance_at(scenario, {"k": k}, digits)
+    optimal = None if report.optimal_sets is None else set(report.optimal_sets)
+    size = None if optimal is None else len(next(iter(optimal)))
+    labels = values.labels
+    part = {
+        "k": k,
+        "params": {p: param_text(x) for p, x in values.params.items()},
+        "optimal_sets": None if report.optimal_sets is None else
+        [[labels[i] for i in sorted(s)] for s in report.optimal_sets],
+        "optimal_reason": report.optimal_reason,
+    }
+    return values, report, optimal, size, part
+
+
+def optimal_sets_line(part: dict) -> str:
+    if part["optimal_sets"] is None:
+        return f"Relevance-optimal sets: not decided ({part['optimal_reason']})."
+    sets = ", ".join("(" + ", ".join(s) + ")" for s in part["optimal_sets"])
+    return f"Relevance-optimal sets: {sets} ({part['optimal_reason']})."
+
+
+def _row(m, beta, reading, values, optimal, size) -> dict:
+    r = select(values, m, beta, reading=reading)
+    labels = values.labels
+    first, ok = first_set(r, optimal, size)
     if r.stop is None:
         complete, why = "yes", "all features ordered"
     else:
@@ -68,21 +101,14 @@ def _row(m, beta, reading, values, optimal, size) -> dict:
 def first_set_table(scenario, digits: int, ks=K_VALUES) -> dict:
     parts = []
     for k in ks:
-        values = values_at(scenario, {"k": k}, digits)
-        report = relevance_at(scenario, {"k": k}, digits)
-        optimal = None if report.optimal_sets is None else set(report.optimal_sets)
-        size = None if optimal is None else len(next(iter(optimal)))
+        values, report, optimal, size, part = relevance_part(scenario, k, digits)
         labels = values.labels
-        parts.append({
-            "k": k,
-            "params": {p: param_text(x) for p, x in values.params.items()},
-            "optimal_sets": None if report.optimal_sets is None else
-            [[labels[i] for i in sorted(s)] for s in report.optimal_sets],
-            "optimal_reason": report.optimal_reason,
-            "classes": [{"feature": labels[c.index], "class": c.kind, "in_optimal_sets": c.optimal,
-                         "reason": c.reason} for c in report.classes],
-            "rows": [_row(m, beta, reading, values, optimal, size) for m, beta, reading in _all_rows()],
-        })
+        part["classes"] = [{"feature": labels[c.index], "class": c.kind,
+                            "in_optimal_sets": c.optimal, "reason": c.reason}
+                           for c in report.classes]
+        part["rows"] = [_row(m, beta, reading, values, optimal, size)
+                        for m, beta, reading in _all_rows()]
+        parts.append(part)
     return {"scenario": scenario.name, "title": scenario.title, "digits": digits, "parts": parts}
 
 
@@ -107,11 +133,7 @@ def first_set_markdown(table: dict) -> str:
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
         lines += part_heading(letter, part)
-        if part["optimal_sets"] is None:
-            lines.append(f"Relevance-optimal sets: not decided ({part['optimal_reason']}).")
-        else:
-            sets = ", ".join("(" + ", ".join(s) + ")" for s in part["optimal_sets"])
-            lines.append(f"Relevance-optimal sets: {sets} ({part['optimal_reason']}).")
+        lines.append(optimal_sets_line(part))
         lines += ["", md_table(["Feature", "Class", "Relevance-optimal sets", "Why"],
                                [[f"`{c['feature']}`", c["class"], c["in_optimal_sets"], c["reason"]]
                                 for c in part["classes"]]), ""]

@@ -17,11 +17,11 @@ from __future__ import annotations
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method, method_names
 from fstheory.orderings.objective_table import markdown_table
-from fstheory.reports.compute import K_VALUES, relevance_at, values_at
+from fstheory.reports.compute import K_VALUES
+from fstheory.reports.first_set_tables import first_set, optimal_sets_line, relevance_part
 from fstheory.reports.ordering3d_tables import stop_explanation, ties_text
 from fstheory.reports.ordering_tables import order_md_table, part_heading
 from fstheory.reports.render import csv_text, json_text, md_table
-from fstheory.scenarios.declaration import param_text
 
 __all__ = ["ROWS", "library_table", "library_markdown", "library_csv", "library_json"]
 
@@ -51,13 +51,7 @@ def _row(spec, values, optimal, size) -> dict:
     m = get_method(key)
     r = select(values, m, beta, reading=reading, zero_beta=zero_beta, gamma=gamma)
     n, labels = values.n_features, values.labels
-    first = r.order[:size] if size is not None else r.order[:2]
-    if optimal is None:
-        ok = "undecided (relevance-optimal sets not decided)"
-    elif len(first) < size:
-        ok = ("undecided: " if r.undecided else "no: ") + f"stopped after {len(r.order)}"
-    else:
-        ok = "yes" if frozenset(first) in optimal else "no"
+    first, ok = first_set(r, optimal, size)
     return {
         "method": key,
         "display": m.describe(beta, reading, zero_beta, gamma) + (f" = {named}" if named else ""),
@@ -79,19 +73,9 @@ def _row(spec, values, optimal, size) -> dict:
 def library_table(scenario, digits: int, ks=K_VALUES) -> dict:
     parts = []
     for k in ks:
-        values = values_at(scenario, {"k": k}, digits)
-        report = relevance_at(scenario, {"k": k}, digits)
-        optimal = None if report.optimal_sets is None else set(report.optimal_sets)
-        size = None if optimal is None else len(next(iter(optimal)))
-        labels = values.labels
-        parts.append({
-            "k": k,
-            "params": {p: param_text(x) for p, x in values.params.items()},
-            "optimal_sets": None if report.optimal_sets is None else
-            [[labels[i] for i in sorted(s)] for s in report.optimal_sets],
-            "optimal_reason": report.optimal_reason,
-            "rows": [_row(spec, values, optimal, size) for spec in ROWS],
-        })
+        values, _, optimal, size, part = relevance_part(scenario, k, digits)
+        part["rows"] = [_row(spec, values, optimal, size) for spec in ROWS]
+        parts.append(part)
     return {"scenario": scenario.name, "title": scenario.title, "digits": digits, "parts": parts}
 
 
@@ -118,11 +102,7 @@ def library_markdown(table: dict) -> str:
     ]
     for letter, part in zip("abcdefghij", table["parts"]):
         lines += part_heading(letter, part)
-        if part["optimal_sets"] is None:
-            lines.append(f"Relevance-optimal sets: not decided ({part['optimal_reason']}).")
-        else:
-            sets = ", ".join("(" + ", ".join(s) + ")" for s in part["optimal_sets"])
-            lines.append(f"Relevance-optimal sets: {sets} ({part['optimal_reason']}).")
+        lines.append(optimal_sets_line(part))
         lines += ["", order_md_table(part, _heading, "stop_kind"), "", "First sets:", "",
                   md_table(["Method", "First set", "Relevance-optimal"],
                            [[_heading(r), ", ".join(f"`{x}`" for x in r["first"]), r["optimal"]]
