@@ -41,7 +41,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, xlogx
@@ -172,8 +172,7 @@ class _Fibre:
         roots = self.cutset.root_branches(1, (m,), lo, hi)
         if roots is None:
             raise _NotHere
-        const_lo, const_hi = (lambda *z: lo), (lambda *z: hi)
-        ends = [(lo, const_lo), *roots, (hi, const_hi)]
+        ends = [(lo, _Constant(lo)), *roots, (hi, _Constant(hi))]
         out = []
         for (x0, lower), (x1, upper) in zip(ends, ends[1:]):
             if not x0 < x1:
@@ -216,6 +215,19 @@ class _Fibre:
             return g
 
         return [part(1), part(0)]
+
+
+class _Constant:
+    """A cell end that does not depend on v (an end of the box of x), called like the root
+    branches; the closed forms keep their value there (:func:`_closed_cell`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, *z):
+        return self.value
 
 
 class _NotHere(Exception):
@@ -274,17 +286,32 @@ def _closed_cell(F: _Fibre, m, cell):
     rho = sigma * ro
     factor = cs * co / alpha
     lower, upper, _ = cell
+    # y0 = sigma x at the lower end of y, y1 at the upper
+    end0, end1 = (lower, upper) if sigma > 0 else (upper, lower)
+
+    def special(y):
+        r = ball(rho)
+        return _e1(-r * y) if rho < 0 else _ei(r * y)
+
+    kept = {}
+
+    def at_end(end, v):
+        """E1(-rho y) (rho < 0) or Ei(rho y) at the end; at a box end the same for every v
+        and kept (per precision): half of the special functions a product's fibres take."""
+        if not isinstance(end, _Constant):
+            return special(sigma * acb(end(v)))
+        key = (id(end), ctx.prec)
+        if key not in kept:
+            kept[key] = special(sigma * acb(end.value))
+        return kept[key]
 
     def value(v):
-        y0, y1 = sigma * acb(lower(v)), sigma * acb(upper(v))
-        if sigma < 0:
-            y0, y1 = y1, y0
         if rho == 0:
+            y0, y1 = sigma * acb(end0(v)), sigma * acb(end1(v))
             return factor * (y1.log(analytic=True) - y0.log(analytic=True))
-        r = ball(rho)
         if rho < 0:
-            return factor * (_e1(-r * y0) - _e1(-r * y1))
-        return factor * (_ei(r * y1) - _ei(r * y0))
+            return factor * (at_end(end0, v) - at_end(end1, v))
+        return factor * (at_end(end1, v) - at_end(end0, v))
 
     return value
 
