@@ -238,6 +238,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", default="1",
                    help="worker processes computing the values; the files do not depend on it "
                         "(default: 1)")
+    p.add_argument("--verify", action="store_true",
+                   help="then write OUT/verification.md and print its summary as 'fstheory "
+                        "verify --out OUT' does, in the same process (from the values the "
+                        "tables computed); the exit code is then verify's")
     p.set_defaults(func=_cmd_tables)
 
     p = command("verify", "check every printed cell of the paper against the engine")
@@ -371,7 +375,7 @@ def _cmd_tables(args) -> int:
     from fstheory.user_numbers import parse_integer
 
     jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return tables_main(args.out, _digits(args.digits), args.scenario or None, jobs)
+    return tables_main(args.out, _digits(args.digits), args.scenario or None, jobs, args.verify)
 
 
 def _cmd_verify(args) -> int:

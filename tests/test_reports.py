@@ -148,6 +148,17 @@ def test_bad_arguments():
         tables.generate("/nonexistent", digits=10, jobs=0)
     with pytest.raises(verify.VerifyError, match="parameter 'digits'"):
         verify.verify(5)
+    with pytest.raises(ParameterError, match="'digits' must be at least 10 with --verify"):
+        tables.main("/nonexistent", digits=5, verify=True)
+
+
+@pytest.mark.slow
+def test_tables_with_verify_write_the_same_verification_md(regenerated, tmp_path, capsys):
+    """`fstheory tables --verify` (what `make reproduce-tables` runs): the tables, then the
+    verification of `fstheory verify` from the values this process computed; the same file."""
+    assert tables.main(tmp_path, 30, ["uniform", "normal"], verify=True) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("verify: 660 printed cells -- ")
+    assert (tmp_path / "verification.md").read_bytes() == (REPORTS / "verification.md").read_bytes()
 
 
 # ----- verification on the paper's tables --------------------------------------------------------
