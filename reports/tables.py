@@ -292,17 +292,9 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
     return files
 
 
-def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1, verify: bool = False) -> int:
+def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1) -> int:
     """What ``fstheory tables`` runs: generate (each table group named on stderr as it starts),
-    print one summary line; exit code 0. With ``verify``, then what ``fstheory verify --out
-    OUT --digits DIGITS`` runs (:func:`fstheory.reports.verify.main`), in this process: the
-    values the tables computed are read from :mod:`fstheory.reports.compute`'s caches, not
-    computed again; the exit code is then the verification's."""
-    from fstheory.reports.verify import MIN_DIGITS
-
-    if verify and isinstance(digits, int) and digits < MIN_DIGITS:
-        raise ParameterError(f"parameter 'digits' must be at least {MIN_DIGITS} with --verify "
-                             f"(got {digits})")
+    print one summary line; exit code 0."""
 
     def progress(name):
         print(f"fstheory tables: {name}", file=sys.stderr, flush=True)
@@ -311,12 +303,7 @@ def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1, verify: bool
     out_dir = Path(out) if out is not None else DEFAULT_OUT
     print(f"fstheory tables: wrote {len(files)} files under {out_dir} ({digits} digits; "
           f"scenarios {', '.join(s.name for s in resolve_scenarios(scenarios))})")
-    if not verify:
-        return 0
-    from fstheory.reports.verify import main as verify_main
-
-    progress("verification.md")
-    return verify_main(out_dir, digits)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience
