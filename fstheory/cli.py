@@ -240,8 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: 1)")
     p.add_argument("--verify", action="store_true",
                    help="then write OUT/verification.md and print its summary as 'fstheory "
-                        "verify --out OUT' does, in the same process (from the values the "
-                        "tables computed); the exit code is then verify's")
+                        "verify --out OUT --digits N' does (N at least 10), in the same process, "
+                        "from the values the tables computed; the exit code is then verify's")
     p.set_defaults(func=_cmd_tables)
 
     p = command("verify", "check every printed cell of the paper against the engine")
