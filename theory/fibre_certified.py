@@ -316,6 +316,36 @@ def _closed_cell(F: _Fibre, m, cell):
     return value
 
 
+def _closed_sum_cell(F: _Fibre, m, cell):
+    """The inner integral of a cell in closed form, as a function of v, when the coefficient a
+    is a constant (a sum V = a s + r(x)), the solved coordinate's density is constant on the cell
+    (uniform) and the other's is c e^(r x): int c e^(r x) / |a| dx over [x0, x1] is
+    c (x1 - x0) / |a| for r = 0 and c (e^(r x1) - e^(r x0)) / (|a| r) otherwise. None
+    otherwise."""
+    from fstheory.theory.univariate import PELaw
+
+    if not (isinstance(F.s.law, PELaw) and isinstance(F.o.law, PELaw)) or F.a.free_symbols:
+        return None
+    _, _, xm = cell
+    ps, po = F.s.law.pe.piece_at(F.solved(m, xm)), F.o.law.pe.piece_at(xm)
+    if ps is None or po is None or len(ps.terms) != 1 or len(po.terms) != 1:
+        return None
+    ((ks, rs), cs), = ps.terms.items()
+    ((ko, ro), co), = po.terms.items()
+    if ks != 0 or rs != 0 or ko != 0:
+        return None
+    factor = cs * co / abs(_num(F.a))
+    lower, upper, _ = cell
+    if ro == 0:
+        return lambda v: factor * (acb(upper(v)) - acb(lower(v)))
+
+    def value(v):
+        r = ball(ro)
+        return factor * ((r * acb(upper(v))).exp() - (r * acb(lower(v))).exp()) / r
+
+    return value
+
+
 def _about_centre(z: acb, f, derivative) -> acb:
     """f on a complex ball as f(centre) plus |z - centre| times a bound of |f'| on the ball
     (arb's own propagation of an input radius through E1 and Ei is many orders too wide)."""
@@ -341,13 +371,19 @@ def _ei(z):
 def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool = True):
     """v -> (f, f1, f0) (or (f,)) on complex balls v of the outer piece of the real point m:
     the cells, their integrands and closed forms are found once, at m."""
-    terms = []  # (part index, closed form or None, integrand, lower, upper)
+    terms = []  # (part index, closed form or None, its work, integrand, lower, upper)
     for cell in F.cells(m):
         lower, upper, _ = cell
-        closed = _closed_cell(F, m, cell) if (not with_class or F.q.rest is None) else None
+        closed, work = None, 0
+        if not with_class or F.q.rest is None:
+            # the work of a closed form: about four integrand evaluations for E1 or Ei, one
+            # for a difference of the ends or of two exponentials
+            closed, work = _closed_cell(F, m, cell), 4
+            if closed is None:
+                closed, work = _closed_sum_cell(F, m, cell), 1
         for i, g in enumerate(F.integrands(m, cell, with_class)):
             if g is not None:
-                terms.append((i, closed, g, lower, upper))
+                terms.append((i, closed, work, g, lower, upper))
 
     present = {i for i, *_ in terms}
     if single_class_none and with_class and len(present) < 2:
@@ -355,10 +391,10 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
 
     def at(v):
         parts = [acb(0)] * (2 if with_class else 1)
-        for i, closed, g, lower, upper in terms:
+        for i, closed, work, g, lower, upper in terms:
             if closed is not None:
                 parts[i] += closed(v)
-                spend(4)
+                spend(work)
             else:
                 parts[i] += _inner(g, lower, upper, v, tol)
         if not with_class:
