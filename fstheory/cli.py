@@ -238,6 +238,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", default="1",
                    help="worker processes computing the values; the files do not depend on it "
                         "(default: 1)")
+    p.add_argument("--verify", action="store_true",
+                   help="then write OUT/verification.md and print its summary as 'fstheory "
+                        "verify --out OUT --digits N' does (N at least 10), in the same process, "
+                        "from the values the tables computed; the exit code is then verify's")
     p.set_defaults(func=_cmd_tables)
 
     p = command("verify", "check every printed cell of the paper against the engine")
@@ -367,11 +371,24 @@ def _cmd_atlas(args) -> int:
 
 
 def _cmd_tables(args) -> int:
+    """The tables; with --verify, then what `fstheory verify` does, in this process: the values
+    the tables computed are read from the caches of fstheory.reports.compute, not computed
+    again, and the exit code is the verification's."""
     from fstheory.reports.tables import main as tables_main
+    from fstheory.reports.verify import MIN_DIGITS, main as verify_main
+    from fstheory.scenarios.declaration import ParameterError
     from fstheory.user_numbers import parse_integer
 
     jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return tables_main(args.out, _digits(args.digits), args.scenario or None, jobs)
+    digits = _digits(args.digits)
+    if args.verify and digits < MIN_DIGITS:
+        raise ParameterError(f"parameter 'digits' must be at least {MIN_DIGITS} with --verify "
+                             f"(got {digits})")
+    code = tables_main(args.out, digits, args.scenario or None, jobs)
+    if not args.verify:
+        return code
+    print("fstheory tables: verification.md", file=sys.stderr, flush=True)
+    return verify_main(args.out, digits)
 
 
 def _cmd_verify(args) -> int:

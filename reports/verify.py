@@ -71,7 +71,7 @@ from fstheory.theory.symbolic import GUARD_DIGITS
 from fstheory.engine.values import ScenarioValues
 
 __all__ = [
-    "CLASSES", "CHECK_POINTS", "ERRATA_PATH", "REFERENCE_PATH", "Verdict", "RowReport",
+    "CLASSES", "CHECK_POINTS", "MIN_DIGITS", "ERRATA_PATH", "REFERENCE_PATH", "Verdict", "RowReport",
     "ErrataEntry", "VerificationResult", "verify", "parse_errata", "classify_decimal", "main",
 ]
 
@@ -82,6 +82,8 @@ ERRATA_PATH = Path(__file__).parent / "errata.md"
 REFERENCE_PATH = Path(__file__).resolve().parent.parent / "tests" / "data" / "second_route_reference.json"
 #: digits shown for reproduced values in verification.md
 SHOW_DIGITS = 20
+#: the fewest working digits that tell a rounding slip from an erratum
+MIN_DIGITS = 10
 
 #: one more parameter point per scenario at which the general expressions are checked: a < 0,
 #: delta < 1/2 (negative entropies), k = 0.35, b and d moved; sigma stays 1 (the paper's
@@ -628,8 +630,9 @@ def _check_documented(result: VerificationResult) -> None:
 
 def verify(digits: int = 30, errata_path=None, data_path=None) -> VerificationResult:
     """Compare every printed cell with the engine; classify; check against the errata file."""
-    if not isinstance(digits, int) or not 10 <= digits <= 100:
-        raise VerifyError(f"parameter 'digits' must be an integer in [10, 100] (got {digits!r})")
+    if not isinstance(digits, int) or not MIN_DIGITS <= digits <= 100:
+        raise VerifyError(f"parameter 'digits' must be an integer in [{MIN_DIGITS}, 100] "
+                          f"(got {digits!r})")
     tables = paper_data.load(str(data_path) if data_path else None)
     errata_file = Path(errata_path) if errata_path else ERRATA_PATH
     if not errata_file.exists():

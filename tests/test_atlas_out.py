@@ -111,6 +111,7 @@ def _files(folder: Path) -> dict:
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 
 
+@pytest.mark.slow
 def test_a_signal_while_the_files_are_moved_leaves_all_new_files(tmp_path, small_map, monkeypatch):
     """SIGINT right after the first file is in place: held until the three are."""
     stem = tmp_path / "map"
@@ -153,6 +154,7 @@ def test_an_interruption_while_writing_leaves_all_previous_files(tmp_path, small
     assert _files(tmp_path) == before  # and the first temporary file is gone
 
 
+@pytest.mark.slow
 def test_the_files_have_the_usual_permissions_and_stale_temporaries_go(tmp_path, small_map):
     stale = tmp_path / f"{atomic.STAGING_PREFIX}999999999-dead"
     stale.write_text("left by a killed run")

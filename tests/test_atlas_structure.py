@@ -98,6 +98,7 @@ def test_reference_point_is_moved_off_a_structural_point(tmp_path):
     assert at0.mi(1, 1).is_zero  # a constant with itself: H(V) = 0, not +inf
 
 
+@pytest.mark.slow
 def test_atlas_agrees_with_order_on_both_sides_of_a_degenerate_feature(tmp_path):
     """Features X, a*X, Y, Z (Z independent of everything): for a != 0 mRMR gives X, Y, Z, a*X
     (a*X scores -inf, MI(X, a*X) = +inf); at a = 0 a*X and Z tie at 0 and a*X, the lower
@@ -114,6 +115,7 @@ def test_atlas_agrees_with_order_on_both_sides_of_a_degenerate_feature(tmp_path)
     assert not cert["certified"] and "a = 0" in str(cert)
 
 
+@pytest.mark.slow
 def test_atlas_breaks_where_two_features_become_dependent(tmp_path):
     """X + Y and a*X + Y are the same feature at a = 1 only (MI = +inf there)."""
     path = _file(tmp_path, "pair", ["X + Y", "a*X + Y", "Y", "Z"])
@@ -127,6 +129,7 @@ def test_atlas_breaks_where_two_features_become_dependent(tmp_path):
 # ----- certificates by content ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_laplace_file_is_certified_like_the_registered_scenario():
     from fstheory.scenarios.scenario_file import shipped_scenario_path
 
@@ -147,6 +150,7 @@ def test_a_file_is_certified_where_its_kinds_allow(tmp_path):
     assert r.certificate["certified"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["mixed"])
 def test_a_file_without_enclosures_names_every_input(name):
     """mixed.toml: every MI(C, V) that varies with k comes from the numerical route; each is

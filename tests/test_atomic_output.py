@@ -182,8 +182,9 @@ def _wait_until_writing(proc: subprocess.Popen, out: Path, timeout: float = 60.0
     pytest.fail("the tables run wrote nothing within a minute")
 
 
-@pytest.mark.parametrize("sig, code, line", [(signal.SIGTERM, 143, "fstheory: terminated\n"),
-                                             (signal.SIGINT, 130, "fstheory: interrupted\n")])
+@pytest.mark.parametrize("sig, code, line", [
+    pytest.param(signal.SIGTERM, 143, "fstheory: terminated\n", marks=pytest.mark.slow),
+    (signal.SIGINT, 130, "fstheory: interrupted\n")])
 def test_an_interrupted_tables_run_leaves_the_previous_files_and_no_staging(tmp_path, sig, code, line):
     out = tmp_path / "reports"
     before = previous_run(out)
@@ -198,6 +199,7 @@ def test_an_interrupted_tables_run_leaves_the_previous_files_and_no_staging(tmp_
     assert staging_dirs(out) == []
 
 
+@pytest.mark.slow
 def test_a_killed_tables_run_leaves_the_previous_files(tmp_path):
     out = tmp_path / "reports"
     before = previous_run(out)

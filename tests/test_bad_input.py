@@ -226,6 +226,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(capsys, monkeypatch):
 # ----- the study's workers ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_simulate_starts_no_more_workers_than_chunks(capsys, monkeypatch):
     import joblib
 

@@ -80,6 +80,7 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_console_script_module_entry_has_no_traceback():
     proc = subprocess.run([sys.executable, "-m", "fstheory.cli", "values", "--k", "7"],
                           capture_output=True, text=True)

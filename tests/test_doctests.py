@@ -16,8 +16,11 @@ import pytest
 import fstheory
 
 
-#: modules whose examples run an atlas sweep (tens of seconds): left out by `make test-fast`
-SLOW = {"fstheory.atlas.poles"}
+#: modules whose examples take seconds (an atlas sweep, the tables at 12 digits, the selector
+#: on data): left out by `make test-fast`
+SLOW = {"fstheory.atlas.poles", "fstheory.atlas.sweep", "fstheory.atlas.values",
+        "fstheory.engine.relevance", "fstheory.reports.expressions", "fstheory.reports.tables",
+        "fstheory.selection.selector"}
 
 SUBPACKAGES = ("theory", "scenarios", "engine", "orderings", "atlas", "atlas.certificate", "reports",
                "selection", "simulation")

@@ -64,13 +64,17 @@ def cli(*argv, timeout=240):
 TOWER = "exp(exp(exp(10)))"  # e^(e^22026): about 10^(10^9565)
 
 
+def _slow(*values):  # each case starts the console script (seconds); `make test-fast` keeps one
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
 @pytest.mark.parametrize("case, line, column", [
     (dict(feature=f"{TOWER}*X"), 16, 5),
-    (dict(feature=f"-{TOWER}*X"), 16, 6),
-    (dict(law_x=f'law = "uniform"\nlow = "0"\nhigh = "{TOWER}"'), 10, 5),
-    (dict(rule=f"{TOWER}*X + k*Y >= 0"), 20, 5),
-    (dict(feature="exp(-exp(exp(10)))*X"), 16, 6),
-    (dict(feature="1e1000*1e1000*10*X"), 16, 14),
+    _slow(dict(feature=f"-{TOWER}*X"), 16, 6),
+    _slow(dict(law_x=f'law = "uniform"\nlow = "0"\nhigh = "{TOWER}"'), 10, 5),
+    _slow(dict(rule=f"{TOWER}*X + k*Y >= 0"), 20, 5),
+    _slow(dict(feature="exp(-exp(exp(10)))*X"), 16, 6),
+    _slow(dict(feature="1e1000*1e1000*10*X"), 16, 14),
 ], ids=["feature", "negative feature", "law bound", "class rule", "tiny", "product"])
 @pytest.mark.parametrize("command", ["values", "atlas"])
 def test_a_constant_out_of_range_is_refused_at_once_with_file_line_and_column(tmp_path, case, line,
@@ -114,6 +118,7 @@ def test_a_huge_or_tiny_parameter_value_gives_the_exact_entropy(capsys, tmp_path
     assert row.split()[2] == shown
 
 
+@pytest.mark.slow
 def test_a_default_of_1e1000_is_a_value(capsys, tmp_path):
     path = scenario(tmp_path, "dflt", law_x='law = "normal"\nmu = "0"\nsigma = "s"',
                     extra='[parameters.s]\ndomain = "positive"\ndefault = "1e1000"')

@@ -276,6 +276,7 @@ def _float_same(a, b):
                                                                                atol=1e-12), (a, b)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(scenario_values(n=5), min_size=1, max_size=3), st.sampled_from(BETAS), st.data())
 def test_beta_gamma_named_points_float(vals, beta, data):
@@ -331,6 +332,7 @@ NEVER = [("mrmr", None), ("maxmifs", None), ("jmi", "original"), ("jmi", "intera
          ("jmi3", "original"), ("condred", "original")]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenario_values(min_n=2, max_n=5), st.data())
 def test_objectives_said_never_indeterminate(v, data):

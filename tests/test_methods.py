@@ -134,6 +134,7 @@ def test_objectives_at_a_hand_computed_point():
         assert m["maxmifs"].objective(EXACT_OPS, v, 7, [0]).is_neg_inf
 
 
+@pytest.mark.slow
 def test_scenario_ii_mifs_u_step2_value():
     """MI(C,X-Y) - beta * MI(C,X)/h(X) * MI(X-Y,X), h(X) = ln(2 pi e)/2, MI = ln2/2."""
     v = fixture.evaluated("normal", k="0.2")
@@ -153,6 +154,7 @@ def same_kind_and_value(a, b):
         assert abs(a.value - b.value) <= mpmath.mpf(10) ** -20 * max(1, abs(a.value)), (a, b)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenario_values(min_n=3), st.sampled_from(BETAS), st.data())
 def test_table_and_text_readings_agree_except_in_the_form(v, beta, data):
@@ -187,6 +189,7 @@ def test_mifs_u_beta_inside_or_outside_the_sum(v, beta, data):
         same_kind_and_value(outside, inside)
 
 
+@pytest.mark.slow
 def test_qmifs_readings_are_different_functions():
     """|S| = 1: table MI(C,Vi) - MI(Vi,Vk)/h(Vk); text MI(C,Vi) - MI(Vi,Vk)/h(Vk) * MI(C,Vk)."""
     v = fixture.evaluated("normal", k="0.2")

@@ -5,6 +5,7 @@ of the transformed density at 40 digits."""
 from __future__ import annotations
 
 import mpmath
+import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,6 +41,7 @@ def test_cube_of_uniform_is_ln6_minus_2_by_two_routes():
         assert abs(ref - sp.N(form, 45)) < mpmath.mpf(10) ** -38
 
 
+@pytest.mark.slow
 def test_cube_of_laplace_by_two_routes():
     form = monotone_entropy(Y**3, {Y: Laplace(0, sp.Rational(1, 2))})
     # 1 + ln 3 + 2 E ln|Y|, |Y| ~ Exp(2): E ln|Y| = -gamma - ln 2
@@ -52,6 +54,7 @@ def test_cube_of_laplace_by_two_routes():
         assert abs(ref - sp.N(form, 45)) < mpmath.mpf(10) ** -35
 
 
+@pytest.mark.slow
 def test_lognormal_by_two_routes():
     form = monotone_entropy(sp.exp(Y), {Y: Normal(1, 2)})
     assert sp.simplify(form - (sp.log(2 * sp.sqrt(2 * sp.pi * sp.E)) + 1)) == 0
@@ -88,6 +91,7 @@ def test_reductions():
     assert pair_reduction(X + Y, 3 * Y, laws) == (X + Y, 3 * Y)  # affine: left to the route
 
 
+@pytest.mark.slow
 def test_three_variable_cube_is_proved_and_equals_its_base():
     scenario = get_scenario("three-variable")
     d = derive(scenario)
@@ -118,6 +122,7 @@ def test_class_reduction_needs_a_rule_invariant_under_the_partner_maps():
     assert class_reduction((X - 1) ** 2, X**2 + Y, shifted) == (X - 1) ** 2
 
 
+@pytest.mark.slow
 def test_circle_mi_class_of_the_square_is_proved_by_two_routes():
     """C = 1{X^2 + Y^2 <= 1/2 + k}: P(C = 1 | X^2 = x^2) = (q(x) + q(-x)) / 2 = q(x) with
     q(x) = P(|Y| <= sqrt(r - x^2)) = sqrt(r - x^2) (r = 0.7 < 1), so the MI is
@@ -148,6 +153,7 @@ def _route_mi_class(name: str, feature: str, dps: int = 35):
         return point.route(dps).mi_class(sp.sympify(feature, locals={s.name: s for s in point.laws}))
 
 
+@pytest.mark.slow
 def test_threshold_mi_class_of_the_square_is_proved_by_two_routes():
     """C = 1{X + kY >= 1}, X, Y ~ N(0, 1), k = 0.2: P(C = 1 | X^2 = x^2) = (q(x) + q(-x)) / 2
     with q(x) = P(kY >= 1 - x) = Phi_c((1 - x) / k); MI = H_b(P(C = 1)) - int_0^oo 2 phi(x)
@@ -167,6 +173,7 @@ def test_threshold_mi_class_of_the_square_is_proved_by_two_routes():
         assert abs(mpmath.mpf(got) - ref) < mpmath.mpf(10) ** -29
 
 
+@pytest.mark.slow
 def test_fold_with_a_remaining_variable_is_certified_and_agrees_with_the_reduction():
     """The numerical route on X^2 itself (circle: the class probability integrates Y out) agrees
     with MI(C, X), which the class reduction uses."""

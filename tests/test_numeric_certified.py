@@ -55,7 +55,8 @@ def _steep_reference(k):
         return _hb(pc) - average
 
 
-@pytest.mark.parametrize("k", ["0.9", "0.95", "0.99"])
+@pytest.mark.parametrize("k", [pytest.param("0.9", marks=pytest.mark.slow),
+                               pytest.param("0.95", marks=pytest.mark.slow), "0.99"])
 def test_steep_step_of_the_class_probability_is_inside_a_piece(k):
     route = NumericRoute({X: Normal(0, 1), Y: Normal(0, 1)},
                          Rule.from_linear({X: 1, Y: sp.Rational(k)}, 1))

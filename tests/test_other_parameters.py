@@ -166,6 +166,7 @@ def test_uniform_k05_delta03_through_the_engine():
         assert s2.selected == AXB and s2.winner.value.is_pos_inf
 
 
+@pytest.mark.slow
 def test_normal_small_sigma_through_the_engine():
     """sigma^2 < 1/(2 pi e) (sigma = 0.2): h(X) < 0 in Scenario II too (Section 7). MI values do
     not depend on sigma, so mRMR/maxMIFS/MIFS keep the universal order; MIFS-U, mMIFS-U and NMIFS

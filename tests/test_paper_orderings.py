@@ -54,8 +54,8 @@ def paper_values(scenario: str, k: str) -> ScenarioValues:
     return fixture.evaluated(scenario, k=k)
 
 
-@pytest.mark.parametrize("scenario", ["uniform", "normal"])
-@pytest.mark.parametrize("k", ["0.2", "0.8"])
+@pytest.mark.parametrize("scenario", ["uniform", pytest.param("normal", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("k", ["0.2", pytest.param("0.8", marks=pytest.mark.slow)])
 def test_engine_values_agree_with_the_closed_forms_of_the_fixture(scenario, k):
     """The orderings' inputs, derived twice: fstheory.engine.evaluate and the closed forms written out
     in tests/exact_values_fixture.py (MI(Y^2,X-Y) of Scenario II there is a double-precision

@@ -91,6 +91,7 @@ def test_normal_k_near_one_mi_class_difference_is_positive():
     assert v.mi_class[3].value > 0 and agrees(v.mi_class[3], ref, 30)
 
 
+@pytest.mark.slow
 def test_laplace_k_1e_60_mi_class_y():
     """Scenario III: MI(C_k, Y) = int_0^oo e^-u (ln 2 - H_b(e^(-ku)/2)) du ~ k^2, by
     quadrature at 260 digits."""

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fstheory.cli import main
 from fstheory.reports import paper_data, tables, verify
 from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, ParameterError, Scenario
 from fstheory.scenarios.symbols import X, Y, k
@@ -139,7 +140,7 @@ def test_generators_are_generic_over_scenarios(tmp_path):
     assert [b["scenario"] for b in n["scenarios"]] == ["uniform", "toy"]
 
 
-def test_bad_arguments():
+def test_bad_arguments(capsys):
     with pytest.raises(ValueError, match="parameter 'digits' must be an integer in \\[1, 100\\]"):
         tables.generate("/nonexistent", digits=0)
     with pytest.raises(ParameterError, match="unknown scenario 'nope'"):
@@ -148,6 +149,20 @@ def test_bad_arguments():
         tables.generate("/nonexistent", digits=10, jobs=0)
     with pytest.raises(verify.VerifyError, match="parameter 'digits'"):
         verify.verify(5)
+
+    assert main(["tables", "--out", "/nonexistent", "--digits", "5", "--verify"]) == 2
+    assert "parameter 'digits' must be at least 10 with --verify" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_tables_with_verify_write_the_same_verification_md(regenerated, tmp_path, capsys):
+    """`fstheory tables --verify` (what `make reproduce-tables` runs): the tables, then the
+    verification of `fstheory verify` from the values this process computed; the same file."""
+    argv = ["tables", "--out", str(tmp_path), "--scenario", "uniform", "--scenario", "normal",
+            "--verify"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("verify: 660 printed cells -- ")
+    assert (tmp_path / "verification.md").read_bytes() == (REPORTS / "verification.md").read_bytes()
 
 
 # ----- verification on the paper's tables --------------------------------------------------------

@@ -49,7 +49,7 @@ ROWS = [("mifs", "0"), ("mifs", "0.4"), ("mifs-u", "0"), ("mifs-u", "0.4"), ("mi
         ("maxmifs", None)]
 
 
-@pytest.mark.parametrize("name", ["uniform", "normal"])
+@pytest.mark.parametrize("name", ["uniform", pytest.param("normal", marks=pytest.mark.slow)])
 def test_toml_scenario_gives_builtin_orderings(name):
     """Same orderings (and the same stops, with the same indeterminate forms) from the files."""
     from fstheory.orderings.greedy import select

@@ -124,6 +124,7 @@ def test_steep_features_are_computed_within_the_symbolic_budget(expr):
         assert abs(known(v.entropy[2]) - (h_x + extra)) < mpmath.mpf(10) ** -13
 
 
+@pytest.mark.slow
 def test_a_class_preserving_map_gives_one_integral_only_where_it_exists():
     """MI(C, V_j) = MI(C, V_i) when a law-preserving map of the base variables fixes the class
     and takes V_i to V_j: Y -> -Y takes X + Y to X - Y under a circle rule, X <-> Y takes X to Y.

@@ -95,6 +95,7 @@ def _g_definition(m, c):
     return mpmath.quad(lambda u: u**m * mpmath.exp(-u) * hb_sigma(c * u), [0, 1, 10, mpmath.inf])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 1), st.floats(min_value=1e-3, max_value=50))
 def test_g_closed_form_matches_its_integral(m, c):
@@ -123,7 +124,13 @@ def test_g_limits():
 REFERENCE = json.loads((Path(__file__).parent / "data" / "two_point_reference.json").read_text())
 
 
-@pytest.mark.parametrize("row", REFERENCE["values"], ids=lambda r: f"{r['scenario']}-{r['k']}-{r['pair']}")
+#: the row `make test-fast` keeps (each row is a few seconds of certified quadrature)
+FAST_ROW = ("normal", "0.71", [2, 3])
+
+
+@pytest.mark.parametrize("row", [r if (r["scenario"], r["k"], r["pair"]) == FAST_ROW else
+                                 pytest.param(r, marks=pytest.mark.slow) for r in REFERENCE["values"]],
+                         ids=lambda r: f"{r['scenario']}-{r['k']}-{r['pair']}")
 def test_cone_integral_against_the_generic_route(row):
     """The engine's MI(C;{Y^2,X-Y}) and MI(C;{X-Y,X^2}) of Scenarios II and III (the integral
     over directions, at 20 digits) against the generic nested quadrature at 32 digits
@@ -152,6 +159,7 @@ def test_cone_integral_against_the_generic_route_live():
     assert abs(route.value - mine) < route.error, (route.value, mine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", [Normal, Laplace])
 def test_cone_integral_does_not_depend_on_the_scale(family):
     """The ratio f(T b) / f(b) on a ray and the law of the direction do not depend on the common

@@ -41,7 +41,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, xlogx
@@ -172,8 +172,7 @@ class _Fibre:
         roots = self.cutset.root_branches(1, (m,), lo, hi)
         if roots is None:
             raise _NotHere
-        const_lo, const_hi = (lambda *z: lo), (lambda *z: hi)
-        ends = [(lo, const_lo), *roots, (hi, const_hi)]
+        ends = [(lo, _Constant(lo)), *roots, (hi, _Constant(hi))]
         out = []
         for (x0, lower), (x1, upper) in zip(ends, ends[1:]):
             if not x0 < x1:
@@ -216,6 +215,19 @@ class _Fibre:
             return g
 
         return [part(1), part(0)]
+
+
+class _Constant:
+    """A cell end that does not depend on v (an end of the box of x), called like the root
+    branches; the closed forms keep their value there (:func:`_closed_cell`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, *z):
+        return self.value
 
 
 class _NotHere(Exception):
@@ -274,17 +286,62 @@ def _closed_cell(F: _Fibre, m, cell):
     rho = sigma * ro
     factor = cs * co / alpha
     lower, upper, _ = cell
+    # y0 = sigma x at the lower end of y, y1 at the upper
+    end0, end1 = (lower, upper) if sigma > 0 else (upper, lower)
+
+    def special(y):
+        r = ball(rho)
+        return _e1(-r * y) if rho < 0 else _ei(r * y)
+
+    kept = {}
+
+    def at_end(end, v):
+        """E1(-rho y) (rho < 0) or Ei(rho y) at the end; at a box end the same for every v
+        and kept (per precision): half of the special functions a product's fibres take."""
+        if not isinstance(end, _Constant):
+            return special(sigma * acb(end(v)))
+        key = (id(end), ctx.prec)
+        if key not in kept:
+            kept[key] = special(sigma * acb(end.value))
+        return kept[key]
 
     def value(v):
-        y0, y1 = sigma * acb(lower(v)), sigma * acb(upper(v))
-        if sigma < 0:
-            y0, y1 = y1, y0
         if rho == 0:
+            y0, y1 = sigma * acb(end0(v)), sigma * acb(end1(v))
             return factor * (y1.log(analytic=True) - y0.log(analytic=True))
-        r = ball(rho)
         if rho < 0:
-            return factor * (_e1(-r * y0) - _e1(-r * y1))
-        return factor * (_ei(r * y1) - _ei(r * y0))
+            return factor * (at_end(end0, v) - at_end(end1, v))
+        return factor * (at_end(end1, v) - at_end(end0, v))
+
+    return value
+
+
+def _closed_sum_cell(F: _Fibre, m, cell):
+    """The inner integral of a cell in closed form, as a function of v, when the coefficient a
+    is a constant (a sum V = a s + r(x)), the solved coordinate's density is constant on the cell
+    (uniform) and the other's is c e^(r x): int c e^(r x) / |a| dx over [x0, x1] is
+    c (x1 - x0) / |a| for r = 0 and c (e^(r x1) - e^(r x0)) / (|a| r) otherwise. None
+    otherwise."""
+    from fstheory.theory.univariate import PELaw
+
+    if not (isinstance(F.s.law, PELaw) and isinstance(F.o.law, PELaw)) or F.a.free_symbols:
+        return None
+    _, _, xm = cell
+    ps, po = F.s.law.pe.piece_at(F.solved(m, xm)), F.o.law.pe.piece_at(xm)
+    if ps is None or po is None or len(ps.terms) != 1 or len(po.terms) != 1:
+        return None
+    ((ks, rs), cs), = ps.terms.items()
+    ((ko, ro), co), = po.terms.items()
+    if ks != 0 or rs != 0 or ko != 0:
+        return None
+    factor = cs * co / abs(_num(F.a))
+    lower, upper, _ = cell
+    if ro == 0:
+        return lambda v: factor * (acb(upper(v)) - acb(lower(v)))
+
+    def value(v):
+        r = ball(ro)
+        return factor * ((r * acb(upper(v))).exp() - (r * acb(lower(v))).exp()) / r
 
     return value
 
@@ -314,13 +371,19 @@ def _ei(z):
 def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool = True):
     """v -> (f, f1, f0) (or (f,)) on complex balls v of the outer piece of the real point m:
     the cells, their integrands and closed forms are found once, at m."""
-    terms = []  # (part index, closed form or None, integrand, lower, upper)
+    terms = []  # (part index, closed form or None, its work, integrand, lower, upper)
     for cell in F.cells(m):
         lower, upper, _ = cell
-        closed = _closed_cell(F, m, cell) if (not with_class or F.q.rest is None) else None
+        closed, work = None, 0
+        if not with_class or F.q.rest is None:
+            # the work of a closed form: about four integrand evaluations for E1 or Ei, one
+            # for a difference of the ends or of two exponentials
+            closed, work = _closed_cell(F, m, cell), 4
+            if closed is None:
+                closed, work = _closed_sum_cell(F, m, cell), 1
         for i, g in enumerate(F.integrands(m, cell, with_class)):
             if g is not None:
-                terms.append((i, closed, g, lower, upper))
+                terms.append((i, closed, work, g, lower, upper))
 
     present = {i for i, *_ in terms}
     if single_class_none and with_class and len(present) < 2:
@@ -328,10 +391,10 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
 
     def at(v):
         parts = [acb(0)] * (2 if with_class else 1)
-        for i, closed, g, lower, upper in terms:
+        for i, closed, work, g, lower, upper in terms:
             if closed is not None:
                 parts[i] += closed(v)
-                spend(4)
+                spend(work)
             else:
                 parts[i] += _inner(g, lower, upper, v, tol)
         if not with_class:
