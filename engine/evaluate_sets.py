@@ -43,7 +43,7 @@ import sympy as sp
 from fstheory.engine.kinds import DirectionIntegral, Exact, Linear, Numerical, Structural
 from fstheory.engine.prove import CLASS_ENTROPY, MI_CLASS, InvariantViolation, prove
 from fstheory.engine.quantities import quantities_for
-from fstheory.engine.resolve import Alias, class_entropy_derivation
+from fstheory.engine.resolve import Alias, class_entropy_derivation, class_mi_of
 from fstheory.engine.values import ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import two_point_fibre as tpf
@@ -180,6 +180,8 @@ class SetValues:
             return Alias(hc, d.reason)
         if d.kind == "single":
             return Alias(self.quantities.derivation(("mi_c", d.reduced[0])), d.reason)
+        if d.kind == "sufficient":
+            return class_mi_of(self.point, d.expr, d.reason)
         if d.kind == "two-point":
             return Linear([(1, hc), (-1, Exact(sp.log(2) * d.expr))], d.reason)
         if d.kind == "two-point-cone":
