@@ -58,6 +58,7 @@ from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
 from fstheory.theory import sufficiency as suff
 from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory import uniform_line as ul
 from fstheory.theory.laws import Uniform
 from fstheory.theory.structure import jacobian_rank_deficient
 
@@ -78,7 +79,8 @@ class SetDerivation:
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
     ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
     the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
-    ``partner``), "sufficient" (= MI(C, ``expr``), one expression of the base variables that is
+    ``partner``), "uniform-line" (= H(C) - E[H_b] over a line fibre of uniform variables,
+    ``partner`` the :class:`~fstheory.theory.uniform_line.LineFibre`), "sufficient" (= MI(C, ``expr``), one expression of the base variables that is
     a function of the features and carries all they say about the class:
     :mod:`fstheory.theory.sufficiency`), "numeric" (the numerical route on the ``reduced``
     features). A two-point
@@ -288,7 +290,7 @@ class JointStructure:
         exprs = [self.exprs[i] for i in rest]
         tau = tpf.affine_partner(exprs, self.event, self.laws)
         if tau is None:
-            return done("numeric", "numerical route")
+            return self._line_fibre(rest, done)
         reveals = f"{_join(L[i] for i in rest)} reveals the base variables up to {tau.describe()}"
         p = self._uniform_probability(tau)
         if p is not None:
@@ -300,7 +302,19 @@ class JointStructure:
             return done("two-point-cone", f"{reveals}; i.i.d. centred {kind} laws and a class "
                         "boundary through 0: MI = H(C) - H(C | V_S), H(C | V_S) one integral over "
                         "the directions where C != C o tau", partner=tau)
-        return done("numeric", "numerical route")
+        return self._line_fibre(rest, done)
+
+    def _line_fibre(self, rest, done) -> SetDerivation:
+        """Two affine features of uniform variables leaving one free direction
+        (:mod:`fstheory.theory.uniform_line`), else the numerical route."""
+        exprs = [self.exprs[i] for i in rest]
+        fibre = ul.line_fibre(exprs, self.event, self.laws)
+        if fibre is None:
+            return done("numeric", "numerical route")
+        return done("uniform-line", f"{_join(self.labels[i] for i in rest)} leave one free "
+                    "direction of uniform variables: P(C=1 | V_S) is the class's share of a "
+                    "segment, MI = H(C) - E[H_b], exact cells and one integral per strip",
+                    partner=fibre)
 
     # ----- pairs given the class ------------------------------------------------------------------
     def mi_given_class(self, i: int, j: int) -> PairDerivation:

@@ -28,6 +28,8 @@ The kinds:
                                 (:mod:`fstheory.theory.gaussian_class`)
 :class:`DirectionIntegral`      H(C | V_S) as an integral over directions
                                 (:mod:`fstheory.theory.cone_enclosure`)
+:class:`LineFibreEntropy`       E[H_b(P(C=1 | V_1, V_2))], uniform laws, a line fibre
+                                (:mod:`fstheory.theory.uniform_line`)
 :class:`Numerical`              the numerical route (:mod:`fstheory.theory.numeric`): a ball
                                 when its error is a proved bound, else an estimate only
 :class:`Linear`                 a combination of the above (identities, chain rules)
@@ -52,7 +54,7 @@ from fstheory.theory.quadrature import flint_precision
 
 __all__ = ["Derivation", "Structural", "ClosedForm", "Exact", "SkewNormalExpectation",
            "UniformClassSeries", "LaplaceClassIntegral", "GaussianThresholdClassMI",
-           "DirectionIntegral", "Numerical",
+           "DirectionIntegral", "LineFibreEntropy", "Numerical",
            "Linear", "NotProved", "closed_kind", "CLOSED_FORM_KINDS"]
 
 
@@ -292,6 +294,28 @@ class DirectionIntegral(Derivation):
                 return cone_entropy_at(self.radial, self.a, self.T)
         except NoConeEnclosure as exc:
             raise NoEnclosure(str(exc)) from exc
+
+
+class LineFibreEntropy(Derivation):
+    """E[H_b(P(C = 1 | V_1, V_2))] for uniform laws and a one-dimensional fibre: exact polygon
+    cells and one certified integral per strip (:mod:`fstheory.theory.uniform_line`), ``fibre``
+    its exact data at the point."""
+
+    name = "integral over a uniform line fibre"
+    integral = True
+
+    def __init__(self, fibre, reason: str = ""):
+        super().__init__(reason)
+        self.fibre = fibre
+
+    def key(self) -> tuple:
+        return ("uniform-line", self.fibre)
+
+    def ball(self, point, bits: int) -> arb:
+        from fstheory.theory.uniform_line import expected_entropy_ball
+
+        with flint_precision(bits):
+            return expected_entropy_ball(self.fibre)
 
 
 class Numerical(Derivation):
