@@ -56,6 +56,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import sign_fold as sf
 from fstheory.theory import sufficiency as suff
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory import uniform_line as ul
@@ -79,7 +80,8 @@ class SetDerivation:
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
     ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
     the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
-    ``partner``), "uniform-line" (= H(C) - E[H_b] over a line fibre of uniform variables,
+    ``partner``), "sign-fold" (= H(C) - ln 2 * P(|L| < |a||Y - m|), ``partner`` the
+    :class:`~fstheory.theory.sign_fold.SignFold`), "uniform-line" (= H(C) - E[H_b] over a line fibre of uniform variables,
     ``partner`` the :class:`~fstheory.theory.uniform_line.LineFibre`), "sufficient" (= MI(C, ``expr``), one expression of the base variables that is
     a function of the features and carries all they say about the class:
     :mod:`fstheory.theory.sufficiency`), "numeric" (the numerical route on the ``reduced``
@@ -244,6 +246,13 @@ class JointStructure:
                 return done("two-point", f"{_join(L[i] for i in rest)} reveals the base variables "
                             f"up to {tau.describe()}: P(C=1 | V_S) in {{0, 1/2, 1}}, "
                             "MI = H(C) - ln 2 * P(C != C o tau)", _expr(p), tau)
+        fold = sf.sign_fold(exprs, self.event, self.laws)
+        if fold is not None:
+            Y = fold.variable
+            return done("sign-fold", f"{_join(L[i] for i in rest)} reveal all the class uses "
+                        f"but the sign of {Y - fold.centre}, symmetric and of either sign with "
+                        "probability 1/2 given them: MI = H(C) - ln 2 * P(the two signs give "
+                        "different classes)", partner=fold)
         return self._affine_two_point(rest, done)
 
     def _sufficient(self, rest) -> SetDerivation | None:

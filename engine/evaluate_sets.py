@@ -15,7 +15,8 @@ derives it (every step a proven fact of :mod:`fstheory.theory.determination`):
   directions of :mod:`fstheory.theory.two_point_fibre`); MI(C, L) of one sufficient statistic L
   (:mod:`fstheory.theory.sufficiency`); for uniform laws and a fibre that is a line,
   H(C) - E[H_b] by exact cells and one certified integral per strip
-  (:mod:`fstheory.theory.uniform_line`);
+  (:mod:`fstheory.theory.uniform_line`); H(C) - ln 2 P(|L| < |a||Y - m|) when the features
+  reveal all the class uses but the sign of a symmetric Y (:mod:`fstheory.theory.sign_fold`);
 * else the numerical route (:meth:`fstheory.theory.numeric.NumericRoute.mi_class_set`), which
   integrates sets of at most three features. More than three left after the reductions, or a
   set the route cannot integrate within its work budget: "not computed", with the reason.
@@ -44,7 +45,7 @@ import mpmath
 import sympy as sp
 
 from fstheory.engine.kinds import (DirectionIntegral, Exact, Linear, LineFibreEntropy, Numerical,
-                                   Structural)
+                                   SignFoldEntropy, Structural)
 from fstheory.engine.prove import CLASS_ENTROPY, MI_CLASS, InvariantViolation, prove
 from fstheory.engine.quantities import quantities_for
 from fstheory.engine.resolve import Alias, class_entropy_derivation, class_mi_of
@@ -186,6 +187,9 @@ class SetValues:
             return Alias(self.quantities.derivation(("mi_c", d.reduced[0])), d.reason)
         if d.kind == "sufficient":
             return class_mi_of(self.point, d.expr, d.reason)
+        if d.kind == "sign-fold":
+            return Linear([(1, hc), (-1, SignFoldEntropy(d.partner, st.laws, d.reason))],
+                          d.reason)
         if d.kind == "uniform-line":
             return Linear([(1, hc), (-1, LineFibreEntropy(d.partner, d.reason))], d.reason)
         if d.kind == "two-point":
@@ -219,7 +223,7 @@ class SetValues:
         if d.kind == "single":
             v = self.values.mi_c(d.reduced[0])
             return _same_as(v, v.label, label, d.reason)
-        if d.kind in ("two-point", "two-point-cone", "uniform-line") and hc.is_indeterminate:
+        if d.kind in ("two-point", "two-point-cone", "uniform-line", "sign-fold") and hc.is_indeterminate:
             return not_computed(label, f"it needs H(C) ({d.reason}); {root_cause(hc)}")
         value, _ = prove(self.derivation(S), self.point, self.digits, label, MI_CLASS)
         self._check(S, value, label)

@@ -30,6 +30,8 @@ The kinds:
                                 (:mod:`fstheory.theory.cone_enclosure`)
 :class:`LineFibreEntropy`       E[H_b(P(C=1 | V_1, V_2))], uniform laws, a line fibre
                                 (:mod:`fstheory.theory.uniform_line`)
+:class:`SignFoldEntropy`        H(C | V_S) = ln 2 P(|L| < |a||Y - m|), a folded sign
+                                (:mod:`fstheory.theory.sign_fold`)
 :class:`Numerical`              the numerical route (:mod:`fstheory.theory.numeric`): a ball
                                 when its error is a proved bound, else an estimate only
 :class:`Linear`                 a combination of the above (identities, chain rules)
@@ -54,7 +56,7 @@ from fstheory.theory.quadrature import flint_precision
 
 __all__ = ["Derivation", "Structural", "ClosedForm", "Exact", "SkewNormalExpectation",
            "UniformClassSeries", "LaplaceClassIntegral", "GaussianThresholdClassMI",
-           "DirectionIntegral", "LineFibreEntropy", "Numerical",
+           "DirectionIntegral", "LineFibreEntropy", "SignFoldEntropy", "Numerical",
            "Linear", "NotProved", "closed_kind", "CLOSED_FORM_KINDS"]
 
 
@@ -316,6 +318,28 @@ class LineFibreEntropy(Derivation):
 
         with flint_precision(bits):
             return expected_entropy_ball(self.fibre)
+
+
+class SignFoldEntropy(Derivation):
+    """H(C | V_S) = ln 2 * P(|L| < |a| |Y - m|) when the features reveal all the class uses but
+    the sign of a symmetric Y (:mod:`fstheory.theory.sign_fold`), ``fold`` exact at the point."""
+
+    name = "integral over a folded sign"
+    integral = True
+
+    def __init__(self, fold, laws, reason: str = ""):
+        super().__init__(reason)
+        self.fold, self.laws = fold, laws
+
+    def key(self) -> tuple:
+        return ("sign-fold", self.fold, tuple(sorted(
+            ((str(b), repr(self.laws[b])) for b in {self.fold.variable, *dict(self.fold.coefs)}))))
+
+    def ball(self, point, bits: int) -> arb:
+        from fstheory.theory.sign_fold import disagreement_ball
+
+        with flint_precision(bits):
+            return arb(2).log() * disagreement_ball(self.fold, self.laws)
 
 
 class Numerical(Derivation):
