@@ -31,6 +31,8 @@ X + Y/3
 X + Z
 >>> sufficient_form([X, X + Y + Z], event, laws) is None
 True
+>>> sufficient_form([X, Y], ClassEvent(X * Y + Z, 0), laws) is None  # L = X*Y: not 1-D
+True
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from __future__ import annotations
 import sympy as sp
 
 from fstheory.theory import determination as det
+from fstheory.theory.law_algebra import linear_parts
 
 __all__ = ["sufficient_form"]
 
@@ -65,10 +68,17 @@ def class_part(variables: frozenset, event: det.ClassEvent, laws) -> sp.Expr | N
 
 
 def sufficient_form(exprs, event: det.ClassEvent, laws) -> sp.Expr | None:
-    """L of the module docstring when it exists and is proven a function of ``exprs``
-    (:func:`fstheory.theory.determination.determines`); else None."""
+    """L of the module docstring when it exists, is affine in its base variables or a function
+    of one of them (a one-dimensional law the single-feature route integrates directly; a
+    product such as X*Y is left to the route on the set), and is proven a function of
+    ``exprs`` (:func:`fstheory.theory.determination.determines`); else None."""
     variables = frozenset().union(*(det.bases(e, laws) for e in exprs))
     L = class_part(variables, event, laws)
-    if L is None or not det.determines(list(exprs), L, laws):
+    if L is None:
+        return None
+    used = sorted(det.bases(L, laws), key=str)
+    if len(used) > 1 and linear_parts(L, used) is None:
+        return None
+    if not det.determines(list(exprs), L, laws):
         return None
     return L
