@@ -63,8 +63,7 @@ from flint import acb, arb, ctx
 
 from fstheory.theory.balls import NoEnclosure, ipow
 from fstheory.theory.interrupts import acb_integral
-from fstheory.theory.special_integrals import (gaussian_envelope, half_line_integral_ball,
-                                                special_integral_ball)
+from fstheory.theory.special_integrals import gaussian_envelope, special_integral_ball
 
 __all__ = ["compile_expr", "arb_of", "arb_from_mpf", "resolve_abs", "UnsupportedExpression",
            "NoEnclosure"]
@@ -280,12 +279,29 @@ def _infinite_integral(e: sp.Integral):
         raise UnsupportedExpression(f"an integral over an infinite range whose integrand has no "
                                     f"Gaussian envelope: {e}")
 
+    parts = []
+    for (f, start), envelope in zip(pieces, envelopes):
+        body = _build(f, {v: 0})
+        constants = [tuple(_build(sp.sympify(c), {}) for c in term) for term in envelope.terms]
+        parts.append((body, start, _build(start, {}), envelope, constants))
+
     def integral(env, an):
         if any(isinstance(x, acb) for x in env):
             raise UnsupportedExpression("an integral inside an integrand")
-        bits = ctx.prec
-        return sum((half_line_integral_ball(f, v, start, envelope, bits)
-                    for (f, start), envelope in zip(pieces, envelopes)), arb(0))
+        total = arb(0)
+        for body, start, a, envelope, constants in parts:
+            T = envelope.cut(start, ctx.prec)
+            b = arb(int(T.p)) / int(T.q)
+
+            def f(z, analytic, body=body):
+                return acb(body((z,), analytic))
+
+            val = acb_integral(f, acb(a((), False)), acb(b))
+            if not val.real.is_finite() or not val.imag.contains(0):
+                raise NoEnclosure(f"the integral {e} was not enclosed")
+            balls = [tuple(c((), False) for c in term) for term in constants]
+            total += val.real + arb(0, envelope.tail(b, balls))
+        return total
 
     return integral
 

@@ -231,11 +231,11 @@ class GaussianEnvelope:
 
     terms: tuple  # ((M, alpha, beta, gamma), ...)
 
-    def tail(self, T: arb) -> arb:
-        """The bound of int_T^oo |f| (an upper bound, as a ball)."""
+    def tail(self, T: arb, constants) -> arb:
+        """The bound of int_T^oo |f| (an upper bound, as a ball); ``constants`` are the terms'
+        (M, alpha, beta, gamma) as balls (the caller's compiler evaluates them)."""
         total = arb(0)
-        for M, alpha, beta, gamma in self.terms:
-            M, a, b, g = (_exact_ball(x) for x in (M, alpha, beta, gamma))
+        for M, a, b, g in constants:
             u0 = b / (2 * a)
             total += (M * (g + b * b / (4 * a)).exp() * arb.pi().sqrt() / (2 * a.sqrt())
                       * (a.sqrt() * (T - u0)).erfc())
@@ -251,12 +251,6 @@ class GaussianEnvelope:
             need = (bits + 10) * math.log(2) + max(scale, 0.0)
             T = max(T, b / (2 * a) + math.sqrt(need / a) + 1)
         return sp.Rational(math.ceil(T))
-
-
-def _exact_ball(x) -> arb:
-    from fstheory.theory.arbexpr import compile_expr
-
-    return compile_expr(sp.sympify(x), ())()
 
 
 def _factor_bound(factor, u):
@@ -304,22 +298,3 @@ def gaussian_envelope(function, u) -> GaussianEnvelope | None:
             return None
         terms.append((sp.nsimplify(M) if M.is_Float else M, -c2, c1, c0))
     return GaussianEnvelope(tuple(terms)) if terms else None
-
-
-def half_line_integral_ball(integrand, u, start, envelope: GaussianEnvelope, bits: int) -> arb:
-    """A ball containing int_start^oo integrand du: ``acb.integral`` of the compiled integrand
-    over [start, T] plus [-B, B], B = the envelope's bound of the tail beyond T."""
-    from fstheory.theory.arbexpr import compile_expr
-
-    T = envelope.cut(start, bits)
-    body = compile_expr(integrand, (u,))
-    a, b = _exact_ball(start), _exact_ball(T)
-
-    def f(z, analytic):
-        return acb(body(z, analytic=analytic))
-
-    val = acb_integral(f, acb(a), acb(b))
-    if not val.real.is_finite() or not val.imag.contains(0):
-        raise NoEnclosure(f"the integral of {integrand} over [{start}, {T}] was not enclosed")
-    tail = envelope.tail(b)
-    return val.real + arb(0, tail)
