@@ -263,10 +263,12 @@ def _factor_bound(factor, u):
         return sp.Integer(1), factor.args[0]
     if isinstance(factor, sp.Pow) and factor.base == sp.E:
         return sp.Integer(1), factor.exp
-    if isinstance(factor, (sp.erf, sp.erfc)) and factor.args[0].is_real is not False:
+    if isinstance(factor, (sp.erf, sp.erfc)):
         arg = factor.args[0]
         if arg.free_symbols - {u} or not arg.is_polynomial(u):
             return None
+        if not all(c.is_real for c in sp.Poly(arg, u).all_coeffs()):
+            return None  # real for real u only with real coefficients
         return sp.Integer(1 if isinstance(factor, sp.erf) else 2), sp.Integer(0)
     return None
 
