@@ -21,8 +21,10 @@ MI(C; V_S) for a set (:meth:`JointStructure.mi_class_set`) is reduced first, eac
 fact of :mod:`fstheory.theory.determination`: drop constant features and features independent of
 the class and of the rest; drop a feature that is a function of the others; then it is H(C) if
 the class is a function of what is left, 0 if a class-swapping map fixes it, MI(C, V) of the one
-feature left, ``H(C) - ln 2 * P(C != C o tau)`` for a two-point fiber, and else the numerical
-route. Two sets with the same derivation key have equal MI exactly (used for ties and for
+feature left, MI(C, L) when the features reveal the class's part L of their base variables and
+the class's other variables are independent of them (:mod:`fstheory.theory.sufficiency`; MI(C, V_j)
+when L is a one-to-one function of a feature V_j), ``H(C) - ln 2 * P(C != C o tau)`` for a
+two-point fiber, and else the numerical route. Two sets with the same derivation key have equal MI exactly (used for ties and for
 relevance).
 
 H(C) is 0 for a constant class, ln 2 when a class-swapping map exists for the empty set
@@ -54,7 +56,10 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import sign_fold as sf
+from fstheory.theory import sufficiency as suff
 from fstheory.theory import two_point_fibre as tpf
+from fstheory.theory import uniform_line as ul
 from fstheory.theory.laws import Uniform
 from fstheory.theory.structure import jacobian_rank_deficient
 
@@ -75,7 +80,12 @@ class SetDerivation:
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
     ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
     the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
-    ``partner``), "numeric" (the numerical route on the ``reduced`` features). A two-point
+    ``partner``), "sign-fold" (= H(C) - ln 2 * P(|L| < |a||Y - m|), ``partner`` the
+    :class:`~fstheory.theory.sign_fold.SignFold`), "uniform-line" (= H(C) - E[H_b] over a line fibre of uniform variables,
+    ``partner`` the :class:`~fstheory.theory.uniform_line.LineFibre`), "sufficient" (= MI(C, ``expr``), one expression of the base variables that is
+    a function of the features and carries all they say about the class:
+    :mod:`fstheory.theory.sufficiency`), "numeric" (the numerical route on the ``reduced``
+    features). A two-point
     kind keeps its map in ``partner`` (a reflection :class:`~fstheory.theory.determination.SignedMap`
     or an :class:`~fstheory.theory.two_point_fibre.AffinePartner`).
     """
@@ -91,6 +101,8 @@ class SetDerivation:
         """Equal keys mean equal MI, exactly."""
         if self.kind in ("zero", "class-entropy"):
             return (self.kind,)
+        if self.kind == "sufficient":
+            return (self.kind, self.expr)
         return (self.kind, self.reduced)
 
 
@@ -224,6 +236,9 @@ class JointStructure:
                         f"{_join(L[i] for i in rest)} and swaps the classes")
         if len(rest) == 1:
             return done("single", f"MI(C, {L[rest[0]]}) of the one feature left")
+        found = self._sufficient(rest)
+        if found is not None:
+            return found
         tau = det.two_point(exprs, self.event, self.laws)
         if tau is not None:
             p = self._reflection_probability(tau)
@@ -231,7 +246,35 @@ class JointStructure:
                 return done("two-point", f"{_join(L[i] for i in rest)} reveals the base variables "
                             f"up to {tau.describe()}: P(C=1 | V_S) in {{0, 1/2, 1}}, "
                             "MI = H(C) - ln 2 * P(C != C o tau)", _expr(p), tau)
+        fold = sf.sign_fold(exprs, self.event, self.laws)
+        if fold is not None:
+            Y = fold.variable
+            return done("sign-fold", f"{_join(L[i] for i in rest)} reveal all the class uses "
+                        f"but the sign of {Y - fold.centre}, symmetric and of either sign with "
+                        "probability 1/2 given them: MI = H(C) - ln 2 * P(the two signs give "
+                        "different classes)", partner=fold)
         return self._affine_two_point(rest, done)
+
+    def _sufficient(self, rest) -> SetDerivation | None:
+        """MI(C; V_S) = MI(C; L) for the class's part L of the features' base variables, when
+        the class form splits as L + (terms of the other variables) and L is a function of V_S
+        (:mod:`fstheory.theory.sufficiency`): "single" when L is a one-to-one function of a
+        feature V_j (its MI, the same value), else "sufficient" with ``expr`` = L."""
+        L = self.labels
+        exprs = [self.exprs[i] for i in rest]
+        form = suff.sufficient_form(exprs, self.event, self.laws)
+        if form is None:
+            return None
+        why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
+               "them (the class's other variables are independent of them)")
+        laws = det.LawsByContent(self.laws)
+        vars_l = det.bases(form, self.laws)
+        for j, e in enumerate(self.exprs):
+            if (det.bases(e, self.laws) == vars_l and _function_of((e,), form, laws)
+                    and _function_of((form,), e, laws)):
+                return SetDerivation("single", (j,), f"{why}; {form} is a one-to-one function of "
+                                     f"{L[j]}: MI(C, {L[j]})")
+        return SetDerivation("sufficient", tuple(rest), f"{why}: MI(C, {form})", form)
 
     def _reflection_probability(self, tau):
         """P(C != C o tau) for a reflection tau (None: not obtained): in closed form for i.i.d.
@@ -256,7 +299,7 @@ class JointStructure:
         exprs = [self.exprs[i] for i in rest]
         tau = tpf.affine_partner(exprs, self.event, self.laws)
         if tau is None:
-            return done("numeric", "numerical route")
+            return self._line_fibre(rest, done)
         reveals = f"{_join(L[i] for i in rest)} reveals the base variables up to {tau.describe()}"
         p = self._uniform_probability(tau)
         if p is not None:
@@ -268,7 +311,19 @@ class JointStructure:
             return done("two-point-cone", f"{reveals}; i.i.d. centred {kind} laws and a class "
                         "boundary through 0: MI = H(C) - H(C | V_S), H(C | V_S) one integral over "
                         "the directions where C != C o tau", partner=tau)
-        return done("numeric", "numerical route")
+        return self._line_fibre(rest, done)
+
+    def _line_fibre(self, rest, done) -> SetDerivation:
+        """Two affine features of uniform variables leaving one free direction
+        (:mod:`fstheory.theory.uniform_line`), else the numerical route."""
+        exprs = [self.exprs[i] for i in rest]
+        fibre = ul.line_fibre(exprs, self.event, self.laws)
+        if fibre is None:
+            return done("numeric", "numerical route")
+        return done("uniform-line", f"{_join(self.labels[i] for i in rest)} leave one free "
+                    "direction of uniform variables: P(C=1 | V_S) is the class's share of a "
+                    "segment, MI = H(C) - E[H_b], exact cells and one integral per strip",
+                    partner=fibre)
 
     # ----- pairs given the class ------------------------------------------------------------------
     def mi_given_class(self, i: int, j: int) -> PairDerivation:
@@ -331,6 +386,27 @@ class ParametricStructure(JointStructure):
     def __init__(self, scenario, params: dict, name: str):
         self.symbol = scenario.parameter(name).symbol
         super().__init__(BoundScenario(scenario, {**params, name: self.symbol}))
+
+    def _sufficient(self, rest) -> SetDerivation | None:
+        """MI(C; V_S) = MI(C; L) for the class's part L of the features' base variables, when
+        the class form splits as L + (terms of the other variables) and L is a function of V_S
+        (:mod:`fstheory.theory.sufficiency`): "single" when L is a one-to-one function of a
+        feature V_j (its MI, the same value), else "sufficient" with ``expr`` = L."""
+        L = self.labels
+        exprs = [self.exprs[i] for i in rest]
+        form = suff.sufficient_form(exprs, self.event, self.laws)
+        if form is None:
+            return None
+        why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
+               "them (the class's other variables are independent of them)")
+        laws = det.LawsByContent(self.laws)
+        vars_l = det.bases(form, self.laws)
+        for j, e in enumerate(self.exprs):
+            if (det.bases(e, self.laws) == vars_l and _function_of((e,), form, laws)
+                    and _function_of((form,), e, laws)):
+                return SetDerivation("single", (j,), f"{why}; {form} is a one-to-one function of "
+                                     f"{L[j]}: MI(C, {L[j]})")
+        return SetDerivation("sufficient", tuple(rest), f"{why}: MI(C, {form})", form)
 
     def _reflection_probability(self, tau):
         return DEFERRED

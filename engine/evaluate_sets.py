@@ -12,7 +12,11 @@ derives it (every step a proven fact of :mod:`fstheory.theory.determination`):
   classes), H(C) when the class is a function of what is left (the set "determines the class"),
   MI(C, V) of the one feature left, H(C) - ln 2 * P(C != C o tau) for a set that reveals the
   base variables up to an involution tau (two-point fibres, including the integral over
-  directions of :mod:`fstheory.theory.two_point_fibre`);
+  directions of :mod:`fstheory.theory.two_point_fibre`); MI(C, L) of one sufficient statistic L
+  (:mod:`fstheory.theory.sufficiency`); for uniform laws and a fibre that is a line,
+  H(C) - E[H_b] by exact cells and one certified integral per strip
+  (:mod:`fstheory.theory.uniform_line`); H(C) - ln 2 P(|L| < |a||Y - m|) when the features
+  reveal all the class uses but the sign of a symmetric Y (:mod:`fstheory.theory.sign_fold`);
 * else the numerical route (:meth:`fstheory.theory.numeric.NumericRoute.mi_class_set`), which
   integrates sets of at most three features. More than three left after the reductions, or a
   set the route cannot integrate within its work budget: "not computed", with the reason.
@@ -40,10 +44,11 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from fstheory.engine.kinds import DirectionIntegral, Exact, Linear, Numerical, Structural
+from fstheory.engine.kinds import (DirectionIntegral, Exact, Linear, LineFibreEntropy, Numerical,
+                                   SignFoldEntropy, Structural)
 from fstheory.engine.prove import CLASS_ENTROPY, MI_CLASS, InvariantViolation, prove
 from fstheory.engine.quantities import quantities_for
-from fstheory.engine.resolve import Alias, class_entropy_derivation
+from fstheory.engine.resolve import Alias, class_entropy_derivation, class_mi_of
 from fstheory.engine.values import ScenarioValues
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import two_point_fibre as tpf
@@ -180,6 +185,13 @@ class SetValues:
             return Alias(hc, d.reason)
         if d.kind == "single":
             return Alias(self.quantities.derivation(("mi_c", d.reduced[0])), d.reason)
+        if d.kind == "sufficient":
+            return class_mi_of(self.point, d.expr, d.reason)
+        if d.kind == "sign-fold":
+            return Linear([(1, hc), (-1, SignFoldEntropy(d.partner, st.laws, d.reason))],
+                          d.reason)
+        if d.kind == "uniform-line":
+            return Linear([(1, hc), (-1, LineFibreEntropy(d.partner, d.reason))], d.reason)
         if d.kind == "two-point":
             return Linear([(1, hc), (-1, Exact(sp.log(2) * d.expr))], d.reason)
         if d.kind == "two-point-cone":
@@ -211,7 +223,7 @@ class SetValues:
         if d.kind == "single":
             v = self.values.mi_c(d.reduced[0])
             return _same_as(v, v.label, label, d.reason)
-        if d.kind in ("two-point", "two-point-cone") and hc.is_indeterminate:
+        if d.kind in ("two-point", "two-point-cone", "uniform-line", "sign-fold") and hc.is_indeterminate:
             return not_computed(label, f"it needs H(C) ({d.reason}); {root_cause(hc)}")
         value, _ = prove(self.derivation(S), self.point, self.digits, label, MI_CLASS)
         self._check(S, value, label)

@@ -28,6 +28,10 @@ The kinds:
                                 (:mod:`fstheory.theory.gaussian_class`)
 :class:`DirectionIntegral`      H(C | V_S) as an integral over directions
                                 (:mod:`fstheory.theory.cone_enclosure`)
+:class:`LineFibreEntropy`       E[H_b(P(C=1 | V_1, V_2))], uniform laws, a line fibre
+                                (:mod:`fstheory.theory.uniform_line`)
+:class:`SignFoldEntropy`        H(C | V_S) = ln 2 P(|L| < |a||Y - m|), a folded sign
+                                (:mod:`fstheory.theory.sign_fold`)
 :class:`Numerical`              the numerical route (:mod:`fstheory.theory.numeric`): a ball
                                 when its error is a proved bound, else an estimate only
 :class:`Linear`                 a combination of the above (identities, chain rules)
@@ -52,7 +56,7 @@ from fstheory.theory.quadrature import flint_precision
 
 __all__ = ["Derivation", "Structural", "ClosedForm", "Exact", "SkewNormalExpectation",
            "UniformClassSeries", "LaplaceClassIntegral", "GaussianThresholdClassMI",
-           "DirectionIntegral", "Numerical",
+           "DirectionIntegral", "LineFibreEntropy", "SignFoldEntropy", "Numerical",
            "Linear", "NotProved", "closed_kind", "CLOSED_FORM_KINDS"]
 
 
@@ -292,6 +296,50 @@ class DirectionIntegral(Derivation):
                 return cone_entropy_at(self.radial, self.a, self.T)
         except NoConeEnclosure as exc:
             raise NoEnclosure(str(exc)) from exc
+
+
+class LineFibreEntropy(Derivation):
+    """E[H_b(P(C = 1 | V_1, V_2))] for uniform laws and a one-dimensional fibre: exact polygon
+    cells and one certified integral per strip (:mod:`fstheory.theory.uniform_line`), ``fibre``
+    its exact data at the point."""
+
+    name = "integral over a uniform line fibre"
+    integral = True
+
+    def __init__(self, fibre, reason: str = ""):
+        super().__init__(reason)
+        self.fibre = fibre
+
+    def key(self) -> tuple:
+        return ("uniform-line", self.fibre)
+
+    def ball(self, point, bits: int) -> arb:
+        from fstheory.theory.uniform_line import expected_entropy_ball
+
+        with flint_precision(bits):
+            return expected_entropy_ball(self.fibre)
+
+
+class SignFoldEntropy(Derivation):
+    """H(C | V_S) = ln 2 * P(|L| < |a| |Y - m|) when the features reveal all the class uses but
+    the sign of a symmetric Y (:mod:`fstheory.theory.sign_fold`), ``fold`` exact at the point."""
+
+    name = "integral over a folded sign"
+    integral = True
+
+    def __init__(self, fold, laws, reason: str = ""):
+        super().__init__(reason)
+        self.fold, self.laws = fold, laws
+
+    def key(self) -> tuple:
+        return ("sign-fold", self.fold, tuple(sorted(
+            ((str(b), repr(self.laws[b])) for b in {self.fold.variable, *dict(self.fold.coefs)}))))
+
+    def ball(self, point, bits: int) -> arb:
+        from fstheory.theory.sign_fold import disagreement_ball
+
+        with flint_precision(bits):
+            return arb(2).log() * disagreement_ball(self.fold, self.laws)
 
 
 class Numerical(Derivation):

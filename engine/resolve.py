@@ -40,7 +40,8 @@ from fstheory.engine.kinds import (Derivation, Exact, GaussianThresholdClassMI,
                                    UniformClassSeries)
 from fstheory.engine.point import Point
 
-__all__ = ["POINT_KINDS", "PointDerivations", "Alias", "class_entropy_derivation"]
+__all__ = ["POINT_KINDS", "PointDerivations", "Alias", "class_entropy_derivation",
+           "class_mi_of"]
 
 
 def _constant_feature(point: Point, general, i):
@@ -226,3 +227,21 @@ def class_entropy_derivation(point: Point) -> Derivation:
             hit = Numerical("class_entropy", (), d.reason)
         point.memo["h_c"] = hit
     return hit
+
+
+def class_mi_of(point: Point, expr, reason: str) -> Derivation:
+    """MI(C, V) at the point for an expression V of the base variables that need not be one of
+    the features (the one-dimensional statistic of a set, :mod:`fstheory.theory.sufficiency`):
+    jointly normal V and linear class form (:mod:`fstheory.theory.gaussian_class`), else the
+    numerical route on V's one-to-one reduction, as for a feature (so a statistic equal to a
+    feature up to a one-to-one map has the same key)."""
+    from fstheory.theory.gaussian_class import threshold_parameters
+
+    expr = sp.expand(sp.sympify(expr))
+    if point.scenario.class_rule.is_linear:
+        found = threshold_parameters(expr, point.bound.class_weights(),
+                                     point.bound.class_threshold(), point.laws)
+        if found is not None:
+            return GaussianThresholdClassMI(*found, reason)
+    reduced = reduce_bijection(class_reduction(expr, point.form, point.laws), point.laws)
+    return Numerical("mi_class", (reduced,), reason)

@@ -18,7 +18,11 @@ What it knows:
   needs no extra bits);
 * one-dimensional definite integrals: the constants of
   :mod:`fstheory.theory.special_integrals` (integrands arb cannot evaluate at an end, with
-  proved end bounds), else over a finite range by arb's certified ``acb.integral``.
+  proved end bounds), else over a finite range by arb's certified ``acb.integral``, and over a
+  half line or the whole line when the integrand has a Gaussian envelope (a sum of products of
+  numbers, exp of a quadratic with negative leading coefficient, erf and erfc): the finite part
+  by ``acb.integral``, the tail bounded by the envelope
+  (:func:`fstheory.theory.special_integrals.gaussian_envelope`).
 
 Inside an integrand the arguments are acb balls: ``log``, ``sqrt`` and non-integer powers honour
 ``acb.integral``'s ``analytic`` flag (a ball meeting the branch cut is not analytic there);
@@ -55,11 +59,11 @@ from functools import lru_cache
 
 import mpmath
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.balls import NoEnclosure, ipow
 from fstheory.theory.interrupts import acb_integral
-from fstheory.theory.special_integrals import special_integral_ball
+from fstheory.theory.special_integrals import gaussian_envelope, special_integral_ball
 
 __all__ = ["compile_expr", "arb_of", "arb_from_mpf", "resolve_abs", "UnsupportedExpression",
            "NoEnclosure"]
@@ -232,7 +236,7 @@ def _integral(e: sp.Integral, index):
         if special_integral_ball(e) is not None:
             return lambda env, an: special_integral_ball(e)
     if not (lo.is_finite and hi.is_finite):
-        raise UnsupportedExpression(f"an integral over an infinite range: {e}")
+        return _infinite_integral(e)
     a, b = _build(lo, index), _build(hi, index)
     inner = dict(index)
     inner[var] = len(index)
@@ -250,6 +254,54 @@ def _integral(e: sp.Integral, index):
         if not val.real.is_finite() or not val.imag.contains(0):
             raise NoEnclosure(f"the integral {e} was not enclosed")
         return val.real
+
+    return integral
+
+
+def _infinite_integral(e: sp.Integral):
+    """A constant integral over a half line or the whole line whose integrand has a Gaussian
+    envelope (:func:`fstheory.theory.special_integrals.gaussian_envelope`): the finite part by
+    ``acb.integral``, the tail bounded by the envelope."""
+    var, lo, hi = e.limits[0]
+    if e.free_symbols:
+        raise UnsupportedExpression(f"an integral over an infinite range with parameters: {e}")
+    v = sp.Dummy("v", real=True)
+    pieces = []  # (integrand in v, start): the integral of each over [start, oo)
+    if hi is sp.oo:
+        pieces.append((e.function.subs(var, v), lo if lo.is_finite else sp.Integer(0)))
+    if lo is -sp.oo:
+        pieces.append((e.function.subs(var, -v), -hi if hi.is_finite else sp.Integer(0)))
+    if len(pieces) != (2 if lo is -sp.oo and hi is sp.oo else 1) or not all(
+            start.is_real and start.is_finite for _, start in pieces):
+        raise UnsupportedExpression(f"an integral over an infinite range: {e}")
+    envelopes = [gaussian_envelope(f, v) for f, _ in pieces]
+    if any(env is None for env in envelopes):
+        raise UnsupportedExpression(f"an integral over an infinite range whose integrand has no "
+                                    f"Gaussian envelope: {e}")
+
+    parts = []
+    for (f, start), envelope in zip(pieces, envelopes):
+        body = _build(f, {v: 0})
+        constants = [tuple(_build(sp.sympify(c), {}) for c in term) for term in envelope.terms]
+        parts.append((body, start, _build(start, {}), envelope, constants))
+
+    def integral(env, an):
+        if any(isinstance(x, acb) for x in env):
+            raise UnsupportedExpression("an integral inside an integrand")
+        total = arb(0)
+        for body, start, a, envelope, constants in parts:
+            T = envelope.cut(start, ctx.prec)
+            b = arb(int(T.p)) / int(T.q)
+
+            def f(z, analytic, body=body):
+                return acb(body((z,), analytic))
+
+            val = acb_integral(f, acb(a((), False)), acb(b))
+            if not val.real.is_finite() or not val.imag.contains(0):
+                raise NoEnclosure(f"the integral {e} was not enclosed")
+            balls = [tuple(c((), False) for c in term) for term in constants]
+            total += val.real + arb(0, envelope.tail(b, balls))
+        return total
 
     return integral
 

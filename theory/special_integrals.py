@@ -57,6 +57,8 @@ True
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import sympy as sp
@@ -66,7 +68,7 @@ from fstheory.theory.balls import NoEnclosure
 from fstheory.theory.interrupts import acb_integral
 
 __all__ = ["NORMAL_INTEGRALS", "LAPLACE_INTEGRAL", "special_integral_ball", "normal_integral_ball",
-           "laplace_integral_ball"]
+           "laplace_integral_ball", "gaussian_envelope", "GaussianEnvelope"]
 
 _theta = sp.Symbol("theta", real=True)
 _m = sp.Symbol("m", positive=True)
@@ -208,3 +210,93 @@ def special_integral_ball(integral: sp.Integral):
 def _ball_at(known: sp.Integral, prec: int) -> arb:
     """The ball of a known integral at ``prec`` bits: constants, computed once per precision."""
     return laplace_integral_ball() if known == LAPLACE_INTEGRAL else normal_integral_ball(known)
+
+
+# ----- integrals over a half line with a Gaussian envelope ---------------------------------------
+
+
+@dataclass(frozen=True)
+class GaussianEnvelope:
+    r"""A bound ``|f(u)| <= sum_i M_i exp(-alpha_i u^2 + beta_i u + gamma_i)`` for every real u,
+    alpha_i > 0 (exact sympy numbers), so that
+
+    .. math::
+
+        \int_T^\infty |f| \le \sum_i M_i e^{\gamma_i + \beta_i^2 / (4\alpha_i)}
+        \frac{\sqrt\pi}{2\sqrt{\alpha_i}}\,
+        \operatorname{erfc}\!\big(\sqrt{\alpha_i}\,(T - \beta_i / (2\alpha_i))\big)
+
+    (complete the square: ``int_T^oo exp(-alpha (u - u_0)^2) du = sqrt(pi) / (2 sqrt(alpha))
+    erfc(sqrt(alpha) (T - u_0))``)."""
+
+    terms: tuple  # ((M, alpha, beta, gamma), ...)
+
+    def tail(self, T: arb, constants) -> arb:
+        """The bound of int_T^oo |f| (an upper bound, as a ball); ``constants`` are the terms'
+        (M, alpha, beta, gamma) as balls (the caller's compiler evaluates them)."""
+        total = arb(0)
+        for M, a, b, g in constants:
+            u0 = b / (2 * a)
+            total += (M * (g + b * b / (4 * a)).exp() * arb.pi().sqrt() / (2 * a.sqrt())
+                      * (a.sqrt() * (T - u0)).erfc())
+        return arb(total.upper())
+
+    def cut(self, start, bits: int) -> sp.Rational:
+        """A rational T >= start beyond which the tail is below about 2^-bits (the bound itself
+        is computed by :meth:`tail`; this only chooses where to cut)."""
+        T = float(start)
+        for M, alpha, beta, gamma in self.terms:
+            a, b = float(alpha), float(beta)
+            scale = math.log(max(float(M), 1e-300)) + float(gamma) + b * b / (4 * a)
+            need = (bits + 10) * math.log(2) + max(scale, 0.0)
+            T = max(T, b / (2 * a) + math.sqrt(need / a) + 1)
+        return sp.Rational(math.ceil(T))
+
+
+def _factor_bound(factor, u):
+    """(bound of |factor| for real u, exponent) of one factor of a product: a number (its
+    absolute value), exp(polynomial) (1 and the polynomial), erf or erfc of a real argument
+    (1 or 2); None for anything else."""
+    if factor.is_number:
+        return sp.Abs(factor), sp.Integer(0)
+    if isinstance(factor, sp.exp):
+        return sp.Integer(1), factor.args[0]
+    if isinstance(factor, sp.Pow) and factor.base == sp.E:
+        return sp.Integer(1), factor.exp
+    if isinstance(factor, (sp.erf, sp.erfc)):
+        arg = factor.args[0]
+        if arg.free_symbols - {u} or not arg.is_polynomial(u):
+            return None
+        if not all(c.is_real for c in sp.Poly(arg, u).all_coeffs()):
+            return None  # real for real u only with real coefficients
+        return sp.Integer(1 if isinstance(factor, sp.erf) else 2), sp.Integer(0)
+    return None
+
+
+def gaussian_envelope(function, u) -> GaussianEnvelope | None:
+    """A :class:`GaussianEnvelope` of ``function`` (an expression in ``u`` alone, real for real u):
+    every term of its expansion a product of numbers, exponentials of a polynomial of degree 2
+    in u with a negative leading coefficient, and erf or erfc of real polynomials in u (bounded
+    by 1 and 2); None when a term is of another form."""
+    f = sp.expand(sp.sympify(function))
+    if f.free_symbols - {u}:
+        return None
+    terms = []
+    for term in sp.Add.make_args(f):
+        M, expo = sp.Integer(1), sp.Integer(0)
+        for factor in sp.Mul.make_args(term):
+            got = _factor_bound(factor, u)
+            if got is None:
+                return None
+            M, expo = M * got[0], expo + got[1]
+        expo = sp.expand(expo)
+        if expo.free_symbols - {u} or not expo.is_polynomial(u):
+            return None
+        poly = sp.Poly(expo, u)
+        if poly.degree() != 2:
+            return None
+        c2, c1, c0 = (poly.coeff_monomial(u**n) for n in (2, 1, 0))
+        if not all(c.is_real for c in (c2, c1, c0)) or not c2 < 0:
+            return None
+        terms.append((sp.nsimplify(M) if M.is_Float else M, -c2, c1, c0))
+    return GaussianEnvelope(tuple(terms)) if terms else None
