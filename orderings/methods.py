@@ -466,7 +466,9 @@ def _show(f) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
 
 
-def _same(spec: dict, source: str) -> dict[str, Reading]:
+def one_reading(spec: dict, source: str) -> dict[str, Reading]:
+    """The readings of a method whose paper table and text agree: one :class:`Reading`, of
+    ``spec`` (fn, latex, plain) from ``source``, under both names "table" and "text"."""
     r = Reading(fn=spec["fn"], latex=spec["latex"], plain=spec["plain"], source=source)
     return {"table": r, "text": r}
 
@@ -504,7 +506,7 @@ def _register(m: Method) -> None:
     METHODS[m.key] = m
 
 
-_register(Method("mifs", "MIFS", "Battiti 1994", True, _same({**_MIFS, "fn": _mifs}, _TABLE)))
+_register(Method("mifs", "MIFS", "Battiti 1994", True, one_reading({**_MIFS, "fn": _mifs}, _TABLE)))
 _register(
     Method(
         "mifs-u", "MIFS-U", "Kwak and Choi 2002", True,
@@ -513,7 +515,7 @@ _register(
         notes=DEFAULT_NOTES["mifs-u"],
     )
 )
-_register(Method("mrmr", "mRMR", "Peng et al. 2005", False, _same({**_MRMR, "fn": _mrmr}, _TABLE)))
+_register(Method("mrmr", "mRMR", "Peng et al. 2005", False, one_reading({**_MRMR, "fn": _mrmr}, _TABLE)))
 _register(
     Method(
         "mmifs-u", "mMIFS-U", "Novovicova et al. 2007", False,
@@ -537,9 +539,9 @@ _register(
         notes=DEFAULT_NOTES["qmifs"],
     )
 )
-_register(Method("nmifs", "NMIFS", "Estevez et al. 2009", False, _same({**_NMIFS, "fn": _nmifs}, _TABLE)))
+_register(Method("nmifs", "NMIFS", "Estevez et al. 2009", False, one_reading({**_NMIFS, "fn": _nmifs}, _TABLE)))
 _register(
-    Method("maxmifs", "maxMIFS", "Pascoal et al. 2014", False, _same({**_MAXMIFS, "fn": _maxmifs}, _TABLE))
+    Method("maxmifs", "maxMIFS", "Pascoal et al. 2014", False, one_reading({**_MAXMIFS, "fn": _maxmifs}, _TABLE))
 )
 
 

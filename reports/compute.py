@@ -150,11 +150,11 @@ _ENGINES: dict = {}
 def _quantities(scenario: Scenario, params: dict, digits: int, keys) -> dict:
     """(value, provenance) of the quantities ``keys`` of one point
     (:meth:`fstheory.engine.evaluate.PointQuantities.get`), in a worker process."""
-    from fstheory.engine.derive import _Content
+    from fstheory.engine.derive import ScenarioContent
     from fstheory.engine.quantities import PointQuantities
 
     bound = scenario.bind(**params)
-    key = (_Content(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
+    key = (ScenarioContent(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
     engine = _ENGINES.get(key)
     if engine is None:
         engine = _ENGINES[key] = PointQuantities(bound, digits)

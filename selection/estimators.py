@@ -22,7 +22,7 @@ The histograms are counted by compiled loops (:mod:`fstheory.selection.kernels`)
 in place (any memory layout) and keep only small-integer bin labels, so there is no Python loop
 over samples, replications, features or pairs, and no temporary of the size of ``x``; the counts
 are turned into entropies here, by numpy (:func:`entropy_from_counts`). :func:`bin_labels` and
-:func:`_count` are the same labels and counts written with numpy, the second route of the tests.
+:func:`count_histograms` are the same labels and counts written with numpy, the second route of the tests.
 
 ``sum_j c_j ln c_j`` is read from a table of ``c ln c`` for c = 0..n (exact same float for a given
 count whatever the path), which also makes the estimator cheap.
@@ -164,7 +164,7 @@ def bin_labels(x: np.ndarray, start, scale, m) -> np.ndarray:
     return labels
 
 
-def _count(labels: np.ndarray, n_cells: int) -> np.ndarray:
+def count_histograms(labels: np.ndarray, n_cells: int) -> np.ndarray:
     """Counts of every histogram of a batch: ``labels`` (..., n) in [0, n_cells) -> (..., n_cells)."""
     batch = labels.shape[:-1]
     n_hist = int(np.prod(batch, dtype=np.int64))
@@ -298,7 +298,7 @@ class BinnedBatch:
         else:
             raise ValueError("c must be bool or non-negative integer class codes")
         codes = np.ascontiguousarray(c_arr, dtype=np.intp)
-        nc = _count(codes, K)  # (reps, K)
+        nc = count_histograms(codes, K)  # (reps, K)
         self._class = (c, codes, K, nc)
         return codes, K, nc
 

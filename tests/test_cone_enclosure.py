@@ -224,14 +224,14 @@ def test_polynomial_bracket_of_g_near_zero(m, c):
     """m! ln 2 - (m+2)! c^2/8 + (m+4)! c^4/64 - [0, (m+6)! c^6/576] contains g_m(c) (from
     sech^2 y >= 1 - y^2 and <= 1 - y^2 + 2 y^4/3), against the closed form in eta_s(1/c);
     the bracket is not loose: its lower end is within its width of g_m."""
-    from fstheory.theory.cone_enclosure import _g
+    from fstheory.theory.cone_enclosure import g_at_precision
 
     with flint_precision(200):
         x = _ball(c)
         f = [math.factorial(m + j) for j in (2, 4, 6)]
         upper = arb.const_log2() * math.factorial(m) - f[0] * x**2 / 8 + f[1] * x**4 / 64
         width = f[2] * x**6 / 576
-        g = _g(m, x)
+        g = g_at_precision(m, x)
         assert g.rad() < 1e-50
         assert upper - width <= g <= upper, (g, upper - width, upper)
         assert upper - g > width / 100

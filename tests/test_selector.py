@@ -160,7 +160,7 @@ def test_a_constant_continuous_feature_is_refused():
 def _three_d_methods():
     """Stand-ins for the joint branch's 3-D methods, written against the same values-view
     contract (mi_c_pair, cmi_c, mi_given_c, h_pair_c) and arithmetic."""
-    from fstheory.orderings.methods import Method, _same
+    from fstheory.orderings.methods import Method, one_reading
 
     def jmi(ops, v, i, S, beta):
         return ops.sum([v.mi_c_pair(i, s) for s in S])
@@ -174,7 +174,7 @@ def _three_d_methods():
     def disr(ops, v, i, S, beta):
         return ops.sum([v.mi_c_pair(i, s) / v.h_pair_c(i, s) for s in S])
 
-    return {name: Method(name, name.upper(), "test", False, _same({"fn": fn, "latex": "", "plain": ""}, "test"))
+    return {name: Method(name, name.upper(), "test", False, one_reading({"fn": fn, "latex": "", "plain": ""}, "test"))
             for name, fn in (("t-jmi", jmi), ("t-cmim", cmim), ("t-cife", cife), ("t-disr", disr))}
 
 

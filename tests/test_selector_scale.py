@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from fstheory.selection import MIFeatureSelector, kernels
-from fstheory.selection.estimators import BinnedBatch, _count, bin_labels, grid
+from fstheory.selection.estimators import BinnedBatch, count_histograms, bin_labels, grid
 from fstheory.simulation.options import EstimatorOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,10 +73,10 @@ def test_kernel_counts_equal_numpy_bincount(layout):
     expected = bin_labels(x, start, scale, 23)
     got = kernels.grid_labels(x, start[..., 0], scale[..., 0], 23, np.empty(x.shape, np.uint8))
     np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(kernels.count_labels(got, 23), _count(expected, 23))
+    np.testing.assert_array_equal(kernels.count_labels(got, 23), count_histograms(expected, 23))
     c = rng.integers(0, 3, (x.shape[0], x.shape[2]))
     np.testing.assert_array_equal(kernels.count_labels_class(got, c, 3, 23),
-                                  _count(expected * 3 + c[:, None, :], 69))
+                                  count_histograms(expected * 3 + c[:, None, :], 69))
     lo_k, hi_k = kernels.class_extremes(x, c, 3)
     for k in range(3):
         np.testing.assert_array_equal(lo_k[..., k], np.where(c[:, None, :] == k, x, np.inf).min(-1))
