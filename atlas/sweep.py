@@ -47,11 +47,9 @@ True
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
 
 import mpmath
 import sympy as sp
@@ -62,6 +60,7 @@ from fstheory.orderings.arithmetic import EXACT_OPS
 from fstheory.orderings.greedy import select, tie_band
 from fstheory.orderings.methods import get_method
 from fstheory.atlas.numbers import as_exact, decimal_text
+from fstheory.parallel import Progress, run_tasks
 from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
 from fstheory.scenarios.declaration import ParameterError, param_text, to_rational
 from fstheory.scenarios.domains import DOMAINS
@@ -810,28 +809,16 @@ def _changes_task(args):
     return _find_changes(spec, tl, tr, left, right)
 
 
-def _run(func, tasks, jobs: int, scheduler, progress, label: str):
-    from fstheory.simulation.study import _execute
-
-    bar = None
-    if progress is not None:
-        def bar(done, total):
-            progress(label, done, total)
-    return _execute(func, tasks, jobs, scheduler, bar, [1] * len(tasks))
-
-
-def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable | None = None,
+def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: "Progress | None" = None,
           certify: bool | None = None) -> AtlasResult:
     """Regions of constant ordering of ``spec``'s method row over its parameter, and breakpoints.
 
     Parameters
     ----------
     spec : AtlasSpec
-    jobs : int
-        Worker processes (joblib); the result does not depend on it.
-    scheduler : str or distributed.Client, optional
-        A Dask scheduler (joblib's dask backend), as in :func:`fstheory.simulation.study.run_study`.
-    progress : callable(label, done, total), optional
+    jobs, scheduler, progress
+        As in :func:`fstheory.parallel.run_tasks` (worker processes, a Dask scheduler, a
+        :class:`~fstheory.parallel.Progress`); the result does not depend on them.
     certify : bool, optional
         Run the completeness certificate (:mod:`fstheory.atlas.certificate.certify`); the default
         runs it where it applies (every input has a rigorous enclosure over a cell, whether the
@@ -864,8 +851,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         if i < len(grid_pts):
             points += grid_pts[i]
     is_special = set(special)
-    orders = _run(_order_task, [(spec, str(p), p in is_special) for p in points], jobs, scheduler,
-                  progress, "orderings")
+    run = dict(jobs=jobs, scheduler=scheduler, progress=progress)
+    orders = run_tasks(_order_task, [(spec, str(p), p in is_special) for p in points],
+                       label="orderings", **run)
     order_of = dict(zip(points, orders))
     # points just inside each special point, to tell a change at the point from a nearby crossing
     inside = {}
@@ -877,8 +865,8 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
             extra.append((s, "R", _offset(s, grid_pts[i][0], spec.digits)))
     if bind:
         extra = [(s, side, _rational_near(p, spec.digits)) for s, side, p in extra]
-    extra_orders = _run(_order_task, [(spec, str(p), False) for _, _, p in extra], jobs, scheduler,
-                        progress, "orderings near special points")
+    extra_orders = run_tasks(_order_task, [(spec, str(p), False) for _, _, p in extra],
+                             label="orderings near special points", **run)
     for (s, side, p), o in zip(extra, extra_orders):
         inside[(s, side)] = (p, o)
         order_of[p] = o
@@ -889,8 +877,9 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: Callable 
         for p, q in zip(seq, seq[1:]):
             if order_of[p] != order_of[q]:
                 brackets.append((p, q))
-    found = _run(_changes_task, [(spec, str(p), str(q), order_of[p], order_of[q]) for p, q in brackets],
-                 jobs, scheduler, progress, "breakpoints")
+    found = run_tasks(_changes_task,
+                      [(spec, str(p), str(q), order_of[p], order_of[q]) for p, q in brackets],
+                      label="breakpoints", **run)
     # pieces: (lo, hi, order, sample) left to right
     pieces = []
     crossings = []
@@ -942,18 +931,3 @@ def _merge(sw: _Sweep, pieces, crossings, special, inside):
                 breakpoints.append(bp)
         regions.append(Region(lo_, hi_, order, stopped, sample))
     return regions, breakpoints
-
-
-def progress_printer(stream=None):
-    """A progress callback writing 'label: done/total' lines to stderr (overwritten on a tty)."""
-    stream = stream or sys.stderr
-    tty = stream.isatty()
-
-    def show(label, done, total):
-        end = "\r" if tty and done < total else "\n"
-        tenth = max(total // 10, 1)
-        if tty or done == total or done % tenth == 0:
-            stream.write(f"atlas: {label} {done}/{total}{end}")
-            stream.flush()
-
-    return show

@@ -363,7 +363,7 @@ def _cmd_atlas(args) -> int:
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)
     args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits), _dask_client(args))
+    return run_atlas(args, _digits(args.digits), _dask_client(args), progress_printer("atlas"))
 
 
 def _cmd_tables(args) -> int:
@@ -380,20 +380,24 @@ def _cmd_verify(args) -> int:
     return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
 
 
-def _progress_bar(label: str):
-    """A progress callback drawing one updating line on stderr (nothing when not a terminal)."""
-    if not sys.stderr.isatty():
-        return None
+def progress_printer(prefix: str, stream=None):
+    """The one drawing of :class:`fstheory.parallel.Progress` (``progress(label, done, total)``)
+    on stderr: on a terminal one updating line ``prefix: label [####....] 42.0%``; otherwise a
+    line ``prefix: label done/total`` at the start, at every tenth and at the end."""
+    stream = stream or sys.stderr
+    tty = stream.isatty()
 
-    def bar(done: int, total: int) -> None:
-        frac = done / total if total else 1.0
-        filled = int(30 * frac)
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {100 * frac:5.1f}%")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    def show(label: str, done: int, total: int) -> None:
+        if tty:
+            frac = done / total if total else 1.0
+            filled = int(30 * frac)
+            stream.write(f"\r\033[K{prefix}: {label} [{'#' * filled}{'.' * (30 - filled)}] "
+                         f"{100 * frac:5.1f}%" + ("\n" if done >= total else ""))
+        elif done == total or done % max(total // 10, 1) == 0:
+            stream.write(f"{prefix}: {label} {done}/{total}\n")
+        stream.flush()
 
-    return bar
+    return show
 
 
 def _quantity_line():
@@ -454,7 +458,7 @@ def _cmd_simulate(args) -> int:
                    sizes=parse_sizes(args.sizes), **_study_ints(args),
                    estimator=_estimator_options(args.estimator), ties=args.ties)
     with _dask_client(args) as client:
-        out = simulate(**options, scheduler=client, progress=_progress_bar("simulate"))
+        out = simulate(**options, scheduler=client, progress=progress_printer("simulate"))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -471,7 +475,7 @@ def _cmd_simulate_study(args) -> int:
 
     ints = _study_ints(args)
     with _dask_client(args) as client:
-        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress_bar("study"))
+        s = reproduce(out=args.out, **ints, scheduler=client, progress=progress_printer("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "

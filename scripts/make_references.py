@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,14 +94,15 @@ def compute(case) -> dict:
 
 
 def main() -> None:
+    from fstheory.parallel import run_tasks
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", choices=sorted(OUT), default="paper",
                     help="paper: Scenarios I and II; laplace: Scenario III")
     args = ap.parse_args()
     todo = CASES if args.set == "paper" else LAPLACE_CASES
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        cases = list(pool.map(compute, todo))
+    cases = run_tasks(compute, todo, jobs=args.jobs)
     for c in cases:
         c.pop("seconds")
     data = {

@@ -9,8 +9,8 @@ base variables from ``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=
 n, chunk))))``, evaluates the features, bins them once, and then, for every k, computes the class,
 the estimates and the first two selections of every method row. The k values share the feature
 draws (common random numbers; only the class changes). Results are reduced in chunk order, so a
-seed gives bit-identical results whatever the number of jobs or the backend (local processes
-through joblib, or a Dask cluster through joblib's dask backend).
+seed gives bit-identical results whatever the number of jobs or the backend
+(:func:`fstheory.parallel.run_tasks`: local processes or a Dask cluster).
 
 A replication is a *hit* for a method row when its first |S| selected features form one of the
 relevance-optimal sets S of the bound scenario, unordered (for the paper's scenarios the five
@@ -30,15 +30,15 @@ says ("beta = 0 removes the redundancy component").
 from __future__ import annotations
 
 import math
-import os
 import platform
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 import numpy as np
 
+from fstheory.parallel import Progress, run_tasks
 from fstheory.orderings.methods import MethodError, get_method
 from fstheory.simulation.errors import SimulationInputError
 from fstheory.selection.estimators import BinnedBatch
@@ -77,9 +77,6 @@ MAX_REPS = 10_000_000
 
 #: Replications x observations per chunk (memory of one chunk: about 10 x this many floats).
 CHUNK_OBSERVATIONS = 250_000
-#: most local worker processes per core (a larger ``jobs`` starts no more than this, and never
-#: more than there are chunks)
-LOCAL_WORKERS_PER_CORE = 2
 
 @dataclass(frozen=True)
 class MethodRow:
@@ -398,52 +395,6 @@ def _run_chunk(job: _Job) -> dict:
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-# ----- execution ---------------------------------------------------------------------------------
-
-
-def _execute(func, jobs_list: Sequence, n_jobs: int, scheduler, progress, weights) -> list:
-    """Run ``func`` on every job in order; results in job order; ``progress(done, total)``."""
-    total = int(sum(weights))
-    done = 0
-    if progress is not None:
-        progress(0, total)
-    results = []
-    if scheduler is None and n_jobs == 1:
-        for job, w in zip(jobs_list, weights):
-            results.append(func(job))
-            done += w
-            if progress is not None:
-                progress(done, total)
-        return results
-    from joblib import Parallel, delayed, parallel_config
-
-    client = None
-    if scheduler is not None:
-        from fstheory.simulation.scheduler import connect
-
-        client = connect(scheduler)
-        backend = parallel_config(backend="dask")
-        n_jobs = -1 if n_jobs == 1 else n_jobs
-    else:
-        backend = parallel_config(backend="loky")
-        # never more local workers than chunks, nor more than a few per core (-1: every core)
-        cores = os.cpu_count() or 1
-        n_jobs = cores if n_jobs == -1 else n_jobs
-        n_jobs = max(1, min(n_jobs, len(jobs_list), LOCAL_WORKERS_PER_CORE * cores))
-    try:
-        with backend:
-            gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(j) for j in jobs_list)
-            for res, w in zip(gen, weights):
-                results.append(res)
-                done += w
-                if progress is not None:
-                    progress(done, total)
-    finally:
-        if client is not None and client is not scheduler:
-            client.close()
-    return results
-
-
 # ----- the study ---------------------------------------------------------------------------------
 
 
@@ -498,7 +449,7 @@ def run_study(
     rtol: float = 1e-9,
     params: Mapping[str, Mapping[str, object]] | None = None,
     zero_beta: str = "explicit",
-    progress: Callable[[int, int], None] | None = None,
+    progress: "Progress | None" = None,
     optimal_sets=None,
 ) -> StudyResult:
     """Frequency of a relevance-optimal first set for every (scenario, k, n, method row).
@@ -520,7 +471,8 @@ def run_study(
     ties, rtol : near-tie rule of the selection (:class:`~fstheory.simulation.options.SelectionOptions`)
     params : optional extra scenario parameters per scenario, e.g. ``{"uniform": {"delta": 1}}``
     zero_beta : passed to the objectives ("explicit" or "drop"; the same in floats)
-    progress : called as ``progress(done, total)`` in observations (replications x n)
+    progress : :class:`fstheory.parallel.Progress`, called as ``progress("observations", done,
+        total)`` in observations (replications x n)
     optimal_sets : None (default: derived by the engine for every scenario and k, see
         :func:`derive_optimal_sets`), a mapping from scenario name to its sets (each an iterable
         of 0-based feature indices, of any size), or a function of the bound scenario returning
@@ -566,7 +518,8 @@ def run_study(
                 jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta,
                                       fingerprints[s], optimal[s]))
                 weights.append(size * n)
-    results = _execute(_run_chunk, jobs_list, jobs, scheduler, progress, weights)
+    results = run_tasks(_run_chunk, jobs_list, jobs=jobs, scheduler=scheduler, progress=progress,
+                        label="observations", weights=weights)
 
     # reduce in chunk order (integers: exact whatever the order, kept ordered anyway)
     acc: dict = {}
@@ -676,7 +629,7 @@ def mean_estimates(
     scheduler=None,
     estimator=None,
     params: Mapping[str, object] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: "Progress | None" = None,
 ) -> MeanEstimates:
     """Mean estimates of MI(C, V1..V4), MI(V1, V3), MI(V1, V4) (paper Table "Estimated (mean of
     the) MI", Scenario I, k = 0.2, n = 1000), on the same draws as :func:`run_study` with the
@@ -690,7 +643,8 @@ def mean_estimates(
     sampler = _sampler(scenario, ptuple, kv)
     fp = scenario_fingerprint(scenario)
     jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est, fp) for c, size in chunk_plan(n, reps)]
-    results = _execute(_mean_chunk, jobs_list, jobs, scheduler, progress, [j.size * n for j in jobs_list])
+    results = run_tasks(_mean_chunk, jobs_list, jobs=jobs, scheduler=scheduler, progress=progress,
+                        label="observations", weights=[j.size * n for j in jobs_list])
     total = np.zeros_like(results[0])
     for r in results:
         total = total + r

@@ -100,9 +100,9 @@ def test_curves_rise_with_n():
 def test_progress_callback_reaches_total():
     seen = []
     run_study(scenarios=("uniform",), k=(0.2,), sizes=(60,), reps=3, methods=["mrmr"], optimal_sets=paper_sets,
-              progress=lambda done, total: seen.append((done, total)))
-    assert seen[0] == (0, 180) and seen[-1] == (180, 180)
-    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+              progress=lambda label, done, total: seen.append((label, done, total)))
+    assert seen[0] == ("observations", 0, 180) and seen[-1] == ("observations", 180, 180)
+    assert all(a[1] <= b[1] for a, b in zip(seen, seen[1:]))
 
 
 def test_command_line_parsers():
