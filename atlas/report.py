@@ -40,6 +40,7 @@ from fstheory.atlas.figures import write_atomic, write_map
 from fstheory.atlas.phase_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
 from fstheory.parallel import run_tasks
+from fstheory.simulation.scheduler import connected
 
 __all__ = ["method_rows", "rows_3d", "rows_libraries", "only_libraries", "main", "SCENARIOS",
            "DIGITS", "GRID_3D"]
@@ -97,8 +98,9 @@ def only_libraries(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, sche
     out = Path(out)
     wall = time.perf_counter()
     tasks = [(s,) + row for s in scenarios for row in rows_libraries()]
-    results = run_tasks(_row_library_task, tasks, jobs=jobs, scheduler=scheduler,
-                        progress=progress, label="library rows")
+    with connected(scheduler) as client:
+        results = run_tasks(_row_library_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="library rows")
     sweeps: dict = {}
     for t, r in zip(tasks, results):
         sweeps.setdefault(t[0], []).append(r)
@@ -217,8 +219,9 @@ def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=N
     out = Path(out)
     wall = time.perf_counter()
     tasks = [(s, m, r) for s in scenarios for m, r in rows_3d()]
-    results = run_tasks(_row_3d_task, tasks, jobs=jobs, scheduler=scheduler,
-                        progress=progress, label="3-D rows")
+    with connected(scheduler) as client:
+        results = run_tasks(_row_3d_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="3-D rows")
     sweeps_3d: dict = {}
     for t, r in zip(tasks, results):
         sweeps_3d.setdefault(t[0], []).append(r)
@@ -270,8 +273,9 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     # the 3-D tasks (two per scenario) are the longest: first
     tasks = (_tasks_3d() if with_3d else []) + [
         (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
-    results = run_tasks(_k_task, tasks, jobs=jobs, scheduler=scheduler,
-                        progress=progress, label="k sweeps")
+    with connected(scheduler) as client:
+        results = run_tasks(_k_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="k sweeps")
     sweeps: dict = {}
     sweeps_3d: dict = {}
     spent = {"2-D": 0.0, "3-D": 0.0}
@@ -295,8 +299,9 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
-    scale_results = run_tasks(_row_task, scale_tasks, jobs=jobs, scheduler=scheduler,
-                        progress=progress, label="scale sweeps")
+    with connected(scheduler) as client:
+        scale_results = run_tasks(_row_task, scale_tasks, jobs=jobs, scheduler=client,
+                                  progress=progress, label="scale sweeps")
     by: dict = {}
     for t, r in zip(scale_tasks, scale_results):
         by.setdefault(t[0], []).append(r)
@@ -329,7 +334,7 @@ if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=
     # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
     # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only; lib=S1,S2: the rows of
     # the methods of FEAST and praznik of those scenarios only
-    from fstheory.cli import progress_printer
+    from fstheory.parallel import progress_printer
 
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]
     _run = dict(jobs=int((sys.argv[2:3] or ["2"])[0]), progress=progress_printer("atlas"))

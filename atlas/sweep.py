@@ -61,6 +61,7 @@ from fstheory.orderings.greedy import select, tie_band
 from fstheory.orderings.methods import get_method
 from fstheory.atlas.numbers import as_exact, decimal_text
 from fstheory.parallel import Progress, run_tasks
+from fstheory.simulation.scheduler import connected
 from fstheory.atlas.values import METHOD_PARAMETERS, ParametricValues
 from fstheory.scenarios.declaration import ParameterError, param_text, to_rational
 from fstheory.scenarios.domains import DOMAINS
@@ -816,15 +817,23 @@ def atlas(spec: AtlasSpec, *, jobs: int = 1, scheduler=None, progress: "Progress
     Parameters
     ----------
     spec : AtlasSpec
-    jobs, scheduler, progress
-        As in :func:`fstheory.parallel.run_tasks` (worker processes, a Dask scheduler, a
+    jobs, progress
+        As in :func:`fstheory.parallel.run_tasks` (worker processes, a
         :class:`~fstheory.parallel.Progress`); the result does not depend on them.
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler's address or client
+        (:func:`fstheory.simulation.scheduler.connected`).
     certify : bool, optional
         Run the completeness certificate (:mod:`fstheory.atlas.certificate.certify`); the default
         runs it where it applies (every input has a rigorous enclosure over a cell, whether the
         scenario is registered or a file; not varying numerical-route inputs). Without it the result
         carries the statement of what the sampled search guarantees, with the reason.
     """
+    with connected(scheduler) as client:
+        return _atlas(spec, jobs, client, progress, certify)
+
+
+def _atlas(spec: AtlasSpec, jobs: int, scheduler, progress, certify) -> AtlasResult:
     sw = _sweep(spec)
     lo, hi = as_exact(spec.lo), as_exact(spec.hi)
     # a 3-D objective reads h(V) only inside H(Vi,Vj,C), which is continuous where h(V) = 0,

@@ -175,7 +175,7 @@ def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from fstheory.orderings.methods import METHODS
-    from fstheory.simulation import options as so
+    from fstheory.selection import options as so
 
     names = _scenario_list()
     methods = ", ".join(METHODS)
@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                         + ", ".join(f"{n}={'|'.join(a)}" for n, a in choices)
                         + " (default: "
                         + ", ".join(f"{n}={getattr(defaults, n)}" for n, _ in choices)
-                        + "; see the module fstheory.simulation.options)")
+                        + "; see the module fstheory.selection.options)")
     p.add_argument("--ties", default="exact",
                    help=f"near-tie rule of the selection, {'|'.join(so.TIES)}: 'exact' compares "
                         f"the float objectives plainly, 'relative' ties those within "
@@ -363,7 +363,7 @@ def _cmd_atlas(args) -> int:
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)
     args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits), _dask_client(args), progress_printer("atlas"))
+    return run_atlas(args, _digits(args.digits), _dask_client(args), _progress("atlas"))
 
 
 def _cmd_tables(args) -> int:
@@ -380,24 +380,10 @@ def _cmd_verify(args) -> int:
     return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
 
 
-def progress_printer(prefix: str, stream=None):
-    """The one drawing of :class:`fstheory.parallel.Progress` (``progress(label, done, total)``)
-    on stderr: on a terminal one updating line ``prefix: label [####....] 42.0%``; otherwise a
-    line ``prefix: label done/total`` at the start, at every tenth and at the end."""
-    stream = stream or sys.stderr
-    tty = stream.isatty()
+def _progress(prefix: str):
+    from fstheory.parallel import progress_printer
 
-    def show(label: str, done: int, total: int) -> None:
-        if tty:
-            frac = done / total if total else 1.0
-            filled = int(30 * frac)
-            stream.write(f"\r\033[K{prefix}: {label} [{'#' * filled}{'.' * (30 - filled)}] "
-                         f"{100 * frac:5.1f}%" + ("\n" if done >= total else ""))
-        elif done == total or done % max(total // 10, 1) == 0:
-            stream.write(f"{prefix}: {label} {done}/{total}\n")
-        stream.flush()
-
-    return show
+    return progress_printer(prefix)
 
 
 def _quantity_line():
@@ -458,7 +444,7 @@ def _cmd_simulate(args) -> int:
                    sizes=parse_sizes(args.sizes), **_study_ints(args),
                    estimator=_estimator_options(args.estimator), ties=args.ties)
     with _dask_client(args) as client:
-        out = simulate(**options, scheduler=client, progress=progress_printer("simulate"))
+        out = simulate(**options, scheduler=client, progress=_progress("simulate"))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -475,7 +461,7 @@ def _cmd_simulate_study(args) -> int:
 
     ints = _study_ints(args)
     with _dask_client(args) as client:
-        s = reproduce(out=args.out, **ints, scheduler=client, progress=progress_printer("study"))
+        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "

@@ -9,8 +9,8 @@ function of its arguments.
 
 Progress follows one protocol, :class:`Progress`: ``progress(label, done, total)``, called with
 ``done = 0`` before the first task and after each task (``done`` counts the tasks' weights).
-Only the command line draws it (:func:`fstheory.cli.progress_printer`); the library never
-writes to stderr on its own.
+Only the command line draws it (with :func:`progress_printer`); the library never writes to
+stderr on its own.
 
 Examples
 --------
@@ -27,9 +27,10 @@ Examples
 from __future__ import annotations
 
 import os
+import sys
 from typing import Callable, Protocol, Sequence
 
-__all__ = ["LOCAL_WORKERS_PER_CORE", "Progress", "run_tasks"]
+__all__ = ["LOCAL_WORKERS_PER_CORE", "Progress", "progress_printer", "run_tasks"]
 
 #: Local worker processes per core at most (``jobs`` larger than that is capped).
 LOCAL_WORKERS_PER_CORE = 2
@@ -53,9 +54,10 @@ def run_tasks(func: Callable, tasks: Sequence, *, jobs: int = 1, scheduler=None,
     jobs : int
         Local worker processes (loky); 1 runs in this process; -1 uses every core. Never more
         than the tasks, nor more than :data:`LOCAL_WORKERS_PER_CORE` per core.
-    scheduler : str or distributed.Client, optional
-        A Dask scheduler (address or client, :func:`fstheory.simulation.scheduler.connect`):
-        the tasks run on its workers (joblib's dask backend; ``jobs`` 1 means all of them).
+    scheduler : distributed.Client, optional
+        A connected Dask client (:func:`fstheory.simulation.scheduler.connected` makes one from
+        an address): the tasks run on its workers (joblib's dask backend; ``jobs`` 1 means all
+        of them).
     progress : :class:`Progress`, optional
     label : str
         The name ``progress`` is given.
@@ -80,11 +82,7 @@ def run_tasks(func: Callable, tasks: Sequence, *, jobs: int = 1, scheduler=None,
         return results
     from joblib import Parallel, delayed, parallel_config
 
-    client = None
     if scheduler is not None:
-        from fstheory.simulation.scheduler import connect
-
-        client = connect(scheduler)
         backend = parallel_config(backend="dask")
         jobs = -1 if jobs == 1 else jobs
     else:
@@ -92,17 +90,34 @@ def run_tasks(func: Callable, tasks: Sequence, *, jobs: int = 1, scheduler=None,
         cores = os.cpu_count() or 1
         jobs = cores if jobs == -1 else jobs
         jobs = max(1, min(jobs, len(tasks), LOCAL_WORKERS_PER_CORE * cores))
-    try:
-        with backend:
-            # one task per dispatch: the tasks are coarse, of very unequal cost, and the
-            # generator hands each result over as it comes, in order
-            gen = Parallel(n_jobs=jobs, batch_size=1, return_as="generator")(
-                delayed(func)(t) for t in tasks)
-            for res, w in zip(gen, weights):
-                results.append(res)
-                done += w
-                report()
-    finally:
-        if client is not None and client is not scheduler:
-            client.close()
+    with backend:
+        # one task per dispatch: the tasks are coarse, of very unequal cost, and the generator
+        # hands each result over as it comes, in order
+        gen = Parallel(n_jobs=jobs, batch_size=1, return_as="generator")(
+            delayed(func)(t) for t in tasks)
+        for res, w in zip(gen, weights):
+            results.append(res)
+            done += w
+            report()
     return results
+
+
+def progress_printer(prefix: str, stream=None):
+    """The one drawing of :class:`Progress` on stderr, for the command line's entry points only
+    (``fstheory``, ``python -m fstheory.atlas.report``): on a terminal one updating line
+    ``prefix: label [####....] 42.0%``; otherwise a line ``prefix: label done/total`` at the
+    start, at every tenth and at the end."""
+    stream = stream or sys.stderr
+    tty = stream.isatty()
+
+    def show(label: str, done: int, total: int) -> None:
+        if tty:
+            frac = done / total if total else 1.0
+            filled = int(30 * frac)
+            stream.write(f"\r\033[K{prefix}: {label} [{'#' * filled}{'.' * (30 - filled)}] "
+                         f"{100 * frac:5.1f}%" + ("\n" if done >= total else ""))
+        elif done == total or done % max(total // 10, 1) == 0:
+            stream.write(f"{prefix}: {label} {done}/{total}\n")
+        stream.flush()
+
+    return show

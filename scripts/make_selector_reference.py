@@ -127,7 +127,7 @@ def selector_cases() -> list:
 def estimator_cases() -> list:
     """BinnedBatch on study-like batches (several replications) under every option."""
     from fstheory.selection.estimators import BinnedBatch
-    from fstheory.simulation.options import EstimatorOptions
+    from fstheory.selection.options import EstimatorOptions
 
     rng = np.random.default_rng(5)
     x = rng.uniform(-1, 1, (7, 6, 450))

@@ -44,7 +44,7 @@ from fstheory.selection import MIFeatureSelector  # noqa: E402
 from fstheory.selection.estimators import BinnedBatch  # noqa: E402
 from fstheory.selection.greedy import greedy, set_hits  # noqa: E402
 from fstheory.selection.values import HistogramValues  # noqa: E402
-from fstheory.simulation.options import SelectionOptions  # noqa: E402
+from fstheory.selection.options import SelectionOptions  # noqa: E402
 from fstheory.simulation.sampler import ScenarioSampler  # noqa: E402
 from fstheory.simulation.study import chunk_rng, derive_optimal_sets  # noqa: E402
 

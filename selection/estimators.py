@@ -11,7 +11,7 @@ Formulas (paper Section 8 and properties (d), (e) of Section 2):
 * ``MI(Vi, Vj) = h(Vi) + h(Vj) - h(Vi, Vj)`` (property (d)).
 
 Where the paper is silent (grid of the bivariate histogram, binning of h(V | C), placement of the
-edges) the choice is an :class:`~fstheory.simulation.options.EstimatorOptions` field.
+edges) the choice is an :class:`~fstheory.selection.options.EstimatorOptions` field.
 
 Used by the selector (:class:`fstheory.selection.MIFeatureSelector`, one sample: ``reps = 1``) and
 by the simulation study (:mod:`fstheory.simulation.study`, many replications at once).
@@ -47,7 +47,7 @@ import numpy as np
 
 from fstheory.selection import kernels
 from fstheory.selection.kernels import label_dtype
-from fstheory.simulation.options import EstimatorOptions
+from fstheory.selection.options import EstimatorOptions
 
 __all__ = [
     "n_bins",

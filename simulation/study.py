@@ -43,8 +43,9 @@ from fstheory.orderings.methods import MethodError, get_method
 from fstheory.simulation.errors import SimulationInputError
 from fstheory.selection.estimators import BinnedBatch
 from fstheory.selection.values import HistogramValues
-from fstheory.simulation.options import EstimatorOptions, SelectionOptions
-from fstheory.scenarios.declaration import Scenario
+from fstheory.selection.options import EstimatorOptions, SelectionOptions
+from fstheory.scenarios.declaration import ParameterError, Scenario
+from fstheory.simulation.scheduler import connected
 from fstheory.simulation.sampler import Keyed, ScenarioSampler, resolve_scenario, scenario_fingerprint
 from fstheory.selection.greedy import first_feature, greedy, set_hits
 
@@ -425,6 +426,15 @@ class StudyResult:
         raise KeyError((scenario, k, n, method, beta, reading))
 
 
+def _study_input(make, *args):
+    """``make(*args)``, an option of the selection, with a bad choice reported as the study's
+    input error (the same one-line message)."""
+    try:
+        return make(*args)
+    except ParameterError as exc:
+        raise SimulationInputError(str(exc)) from None
+
+
 def _validate_common(reps, seed, jobs):
     reps = _int_in("reps", reps, 1, MAX_REPS)
     seed = _int_in("seed", seed, 0, 2**63 - 1)
@@ -467,8 +477,8 @@ def run_study(
         backend instead of local processes
     methods : rows, each a :class:`MethodRow`, a method name, ``(method, beta)`` or a mapping;
         default :data:`PAPER_ROWS`
-    estimator : :class:`~fstheory.simulation.options.EstimatorOptions` or a mapping of its fields
-    ties, rtol : near-tie rule of the selection (:class:`~fstheory.simulation.options.SelectionOptions`)
+    estimator : :class:`~fstheory.selection.options.EstimatorOptions` or a mapping of its fields
+    ties, rtol : near-tie rule of the selection (:class:`~fstheory.selection.options.SelectionOptions`)
     params : optional extra scenario parameters per scenario, e.g. ``{"uniform": {"delta": 1}}``
     zero_beta : passed to the objectives ("explicit" or "drop"; the same in floats)
     progress : :class:`fstheory.parallel.Progress`, called as ``progress("observations", done,
@@ -492,8 +502,8 @@ def run_study(
     sizes = _sizes(sizes)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
     rows = _rows(methods)
-    est = EstimatorOptions.from_mapping(estimator)
-    sel = SelectionOptions(ties, rtol)
+    est = _study_input(EstimatorOptions.from_mapping, estimator)
+    sel = _study_input(SelectionOptions, ties, rtol)
     if zero_beta not in ("explicit", "drop"):
         raise SimulationInputError(f"parameter 'zero_beta' must be one of explicit, drop (got {zero_beta!r})")
     per_scenario = _params(scenarios, params)
@@ -518,8 +528,9 @@ def run_study(
                 jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta,
                                       fingerprints[s], optimal[s]))
                 weights.append(size * n)
-    results = run_tasks(_run_chunk, jobs_list, jobs=jobs, scheduler=scheduler, progress=progress,
-                        label="observations", weights=weights)
+    with connected(scheduler) as client:
+        results = run_tasks(_run_chunk, jobs_list, jobs=jobs, scheduler=client, progress=progress,
+                            label="observations", weights=weights)
 
     # reduce in chunk order (integers: exact whatever the order, kept ordered anyway)
     acc: dict = {}
@@ -638,13 +649,14 @@ def mean_estimates(
     (kv,) = _ks(k)
     n = _int_in("n", n, 2, MAX_N)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
-    est = EstimatorOptions.from_mapping(estimator)
+    est = _study_input(EstimatorOptions.from_mapping, estimator)
     ptuple = tuple(sorted(_params((scenario.name,), {scenario.name: params or {}})[scenario.name].items()))
     sampler = _sampler(scenario, ptuple, kv)
     fp = scenario_fingerprint(scenario)
     jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est, fp) for c, size in chunk_plan(n, reps)]
-    results = run_tasks(_mean_chunk, jobs_list, jobs=jobs, scheduler=scheduler, progress=progress,
-                        label="observations", weights=[j.size * n for j in jobs_list])
+    with connected(scheduler) as client:
+        results = run_tasks(_mean_chunk, jobs_list, jobs=jobs, scheduler=client, progress=progress,
+                            label="observations", weights=[j.size * n for j in jobs_list])
     total = np.zeros_like(results[0])
     for r in results:
         total = total + r

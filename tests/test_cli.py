@@ -134,7 +134,7 @@ def test_help_texts_say_what_the_options_take(capsys):
     code, out, _ = run(capsys, "simulate", "--help")
     text = re.sub(r"\s+", " ", out)
     assert "--ties TIES near-tie rule of the selection, exact|relative" in text
-    from fstheory.simulation.options import SelectionOptions, TIES
+    from fstheory.selection.options import SelectionOptions, TIES
 
     assert TIES == ("exact", "relative") and SelectionOptions(ties="relative").ties == "relative"
     code, out, _ = run(capsys, "--help")

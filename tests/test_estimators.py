@@ -19,7 +19,7 @@ from fstheory.selection.estimators import (
     pair_indices,
     pairwise_mi,
 )
-from fstheory.simulation.options import EstimatorOptions
+from fstheory.selection.options import EstimatorOptions
 from fstheory.simulation.sampler import ScenarioSampler
 
 N_LARGE = 250_000  # m = 500 bins

@@ -10,7 +10,7 @@ from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import method_names
 from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
-from fstheory.simulation.options import SelectionOptions
+from fstheory.selection.options import SelectionOptions
 from fstheory.selection.greedy import FloatValues, greedy, pick, set_hits
 
 

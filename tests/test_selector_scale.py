@@ -16,7 +16,7 @@ import pytest
 
 from fstheory.selection import MIFeatureSelector, kernels
 from fstheory.selection.estimators import BinnedBatch, count_histograms, bin_labels, grid
-from fstheory.simulation.options import EstimatorOptions
+from fstheory.selection.options import EstimatorOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = json.loads((ROOT / "tests" / "data" / "selector_reference.json").read_text())

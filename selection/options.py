@@ -1,5 +1,10 @@
 """Named choices of the histogram estimator and of the float selection, with their defaults.
 
+They belong to the selection (:mod:`fstheory.selection`: the estimators, the float greedy and the
+scikit-learn selector read them); the simulation study passes them on. A bad choice is a
+:class:`~fstheory.scenarios.declaration.ParameterError` naming the option (exit code 2 on the
+command line).
+
 The paper (Section 8) fixes: differential entropies by equal-width bins, m = ceil(sqrt(n)) bins,
 the correction ln(Delta) (Delta the bin width; ln(Delta_1 Delta_2) for a bivariate histogram),
 MI(C, V) = h(V) - h(V|C) (property (e)) and MI(Vi, Vj) = h(Vi) + h(Vj) - h(Vi, Vj) (property (d)).
@@ -62,7 +67,7 @@ EstimatorOptions(joint='coarse', conditional='per-class', edges='range')
 >>> EstimatorOptions.from_mapping({"joint": "cubic"})
 Traceback (most recent call last):
 ...
-fstheory.simulation.errors.SimulationInputError: estimator option 'joint' must be one of coarse, coarse-mixed, cube-root, product (got 'cubic')
+fstheory.scenarios.declaration.ParameterError: estimator option 'joint' must be one of coarse, coarse-mixed, cube-root, product (got 'cubic')
 """
 
 from __future__ import annotations
@@ -70,7 +75,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Mapping
 
-from fstheory.simulation.errors import SimulationInputError
+from fstheory.scenarios.declaration import ParameterError
 
 __all__ = ["EstimatorOptions", "SelectionOptions", "JOINT_GRIDS", "CONDITIONALS", "EDGES", "TIES"]
 
@@ -94,7 +99,7 @@ class EstimatorOptions:
         for name, allowed in _ALLOWED.items():
             value = getattr(self, name)
             if value not in allowed:
-                raise SimulationInputError(
+                raise ParameterError(
                     f"estimator option '{name}' must be one of {', '.join(allowed)} (got {value!r})"
                 )
 
@@ -105,13 +110,13 @@ class EstimatorOptions:
         if isinstance(values, cls):
             return values
         if not isinstance(values, Mapping):
-            raise SimulationInputError(
+            raise ParameterError(
                 f"parameter 'estimator' must be a mapping of option names to values (got {values!r})"
             )
         known = {f.name for f in fields(cls)}
         for name in values:
             if name not in known:
-                raise SimulationInputError(
+                raise ParameterError(
                     f"unknown estimator option {name!r} (allowed: {', '.join(sorted(known))})"
                 )
         return cls(**dict(values))
@@ -129,11 +134,11 @@ class SelectionOptions:
 
     def __post_init__(self):
         if self.ties not in TIES:
-            raise SimulationInputError(
+            raise ParameterError(
                 f"parameter 'ties' must be one of {', '.join(TIES)} (got {self.ties!r})"
             )
         if isinstance(self.rtol, bool) or not isinstance(self.rtol, (int, float)) or not (0 <= self.rtol < 1):
-            raise SimulationInputError(f"parameter 'rtol' must be a number in [0, 1) (got {self.rtol!r})")
+            raise ParameterError(f"parameter 'rtol' must be a number in [0, 1) (got {self.rtol!r})")
 
     def as_dict(self) -> dict:
         return asdict(self)
