@@ -127,9 +127,9 @@ def test_scale_sweep_through_irrational_entropy_zeros():
     assert any(r["from"] == r["to"] == "0.183939720586" for r in js["regions"])
     # the values at the irrational point: h(X) exactly 0, MI(C, V) those of any rational scale
     # (checked at two, independently of the scale-freeness the sweep relies on)
-    from fstheory.atlas.sweep import _sweep
+    from fstheory.atlas.sweep import sweep_of
 
-    v = _sweep(spec).values(zero, exact=True)
+    v = sweep_of(spec).values(zero, exact=True)
     assert v.h(0).is_zero
     third, three = (evaluate(get_scenario("laplace").bind(k=sp.Rational(1, 5), scale=s), 12)
                     for s in (sp.Rational(1, 3), sp.Integer(3)))

@@ -15,7 +15,8 @@ import mpmath
 import pytest
 
 from fstheory.cli import main
-from fstheory.atlas.sweep import AtlasSpec, _bisect_orders, atlas
+from fstheory.atlas.locate import bisect_orders
+from fstheory.atlas.sweep import AtlasSpec, atlas
 from fstheory.orderings.greedy import select
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.evaluate_joint import LazyJointValues, not_computed
@@ -137,7 +138,7 @@ class _StubSweep:
 
 def test_cause_of_a_change_located_on_the_orderings_says_what_changes():
     sw = _StubSweep()
-    ((x0, x1, bp, jl, jr),) = _bisect_orders(sw, mpmath.mpf(0), mpmath.mpf(1),
+    ((x0, x1, bp, jl, jr),) = bisect_orders(sw, mpmath.mpf(0), mpmath.mpf(1),
                                              ((2, 0, 1), False), ((2,), True), 1)
     assert x0 < mpmath.mpf("0.3") <= x1 and jl == ((2, 0, 1), False) and jr == ((2,), True)
     assert bp.cause == ("the ordering stops at step 2 on the right side only (objective of A: "

@@ -26,7 +26,8 @@ import numpy as np
 import pytest
 
 import scenario_one_closed as S
-from fstheory.atlas.sweep import AtlasSpec, _locate, _sweep
+from fstheory.atlas.locate import locate
+from fstheory.atlas.sweep import AtlasSpec, sweep_of
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.evaluate_joint import LazyJointValues
 from fstheory.scenarios.registry import get_scenario
@@ -197,7 +198,7 @@ def check_row(js, row, digits=18):
                 assert abs(_mp(got[end]) - _mp(want[end])) <= tol * max(_mp(want[end]), 1e-30)
 
 
-# The engine's own crossing locator (``orderings.atlas._locate``, what ``fstheory atlas`` runs
+# The engine's own crossing locator (``orderings.atlas.locate``, what ``fstheory atlas`` runs
 # between two samples whose orderings part) on the engine's values, live, for the crossings of
 # two rows whose pairs need no numerical-route value: CMIM's running minimum (Fleuret) at step 2
 # (X-Y and Y: MI(C,X-Y) = MI(C,Y)) and DISR at steps 4 and 5 (3X+1 overtakes Z, then W+2: sums
@@ -220,7 +221,7 @@ def test_engine_locates_the_reference_crossings(key, step):
         lo, hi = root - mpmath.mpf("0.004"), root + mpmath.mpf("0.004")
         spec = AtlasSpec(scenario="uniform", method=key[0], reading=key[1], parameter="k",
                          lo=mpmath.nstr(lo, 6), hi=mpmath.nstr(hi, 6), digits=20, grid=2)
-        x0, x1, crossing = _locate(_sweep(spec), lo, hi, idx[left[step - 1]],
+        x0, x1, crossing = locate(sweep_of(spec), lo, hi, idx[left[step - 1]],
                                    idx[right[step - 1]], tuple(idx[x] for x in left[:step - 1]))
         assert crossing and x0 <= root <= x1
         assert abs((x0 + x1) / 2 - root) <= mpmath.mpf(10) ** -18 * root

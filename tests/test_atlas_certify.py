@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from test_atlas import MI_XY, MI_Y, MIFS_04, k
 
 from fstheory.atlas.certificate import certify as atlas_certify
-from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.certificate.points import fraction
+from fstheory.atlas.sweep import AtlasSpec, sweep_of, atlas
 from fstheory.atlas.certificate.enclose import (Cell, UniformClassLeaf, arb_of,
                                               skew_normal_mi_ball, working_precision)
 from fstheory.atlas.certificate.interval import IX
@@ -102,7 +103,7 @@ def test_special_point_takes_the_ordering_computed_there():
 
 
 def _recertify(result, regions, breakpoints):
-    sw = _sweep(result.spec)
+    sw = sweep_of(result.spec)
     return atlas_certify.certify(sw, replace(result, regions=regions, breakpoints=breakpoints))
 
 
@@ -175,7 +176,7 @@ def test_skew_normal_ball_contains_the_unfolded_expectation(mu):
 def normal_certifier():
     spec = AtlasSpec(scenario="normal", method="mrmr", parameter="k", lo="0", hi="1", digits=20,
                      grid=4)
-    sw = _sweep(spec)
+    sw = sweep_of(spec)
     return sw, atlas_certify.Certifier(sw)
 
 
@@ -240,7 +241,7 @@ share = st.integers(0, 16).map(lambda n: Fraction(n, 16))
 
 
 def _exact(x) -> Fraction:
-    return atlas_certify._fraction(x)  # the mpf as it is (no rounding to the context)
+    return fraction(x)  # the mpf as it is (no rounding to the context)
 
 
 @settings(max_examples=200, deadline=None)
@@ -282,7 +283,7 @@ def test_negative_points_keep_their_sign():
     from fstheory.atlas.numbers import as_exact
 
     x = mpmath.mpf(-3) / 4
-    assert as_exact(x) == sp.Rational(-3, 4) and atlas_certify._fraction(x) == Fraction(-3, 4)
+    assert as_exact(x) == sp.Rational(-3, 4) and fraction(x) == Fraction(-3, 4)
     assert arb_from_mpf(x).upper() < 0
 
 
@@ -291,6 +292,6 @@ def test_no_certificate_says_why():
     # is given (decided from the sweep's values alone: no result is needed)
     spec = AtlasSpec(scenario="mixed", method="mrmr", parameter="k", lo="0.2", hi="0.3",
                      digits=20, grid=4)
-    cert = atlas_certify.certify(_sweep(spec), None)
+    cert = atlas_certify.certify(sweep_of(spec), None)
     assert cert["certified"] is False and "numerical route" in cert["reason"]
     assert "(no certificate: " in cert["summary"]

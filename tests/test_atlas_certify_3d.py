@@ -15,8 +15,9 @@ import sympy as sp
 
 import scenario_one_closed as S
 from fstheory.atlas.certificate import certify as atlas_certify
-from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
-from fstheory.atlas.certificate.certify import Certifier, _IntervalView
+from fstheory.atlas.sweep import AtlasSpec, sweep_of, atlas
+from fstheory.atlas.certificate.certify import Certifier
+from fstheory.atlas.certificate.views import IntervalView
 from fstheory.atlas.certificate.enclose import Cell, NoEnclosure, working_precision
 from fstheory.atlas.report import rows_3d
 
@@ -46,7 +47,7 @@ def test_every_3d_row_of_scenario_one_certified_over_k(rows):
 
 
 def _recertify(result, regions, breakpoints):
-    sw = _sweep(result.spec)
+    sw = sweep_of(result.spec)
     return atlas_certify.certify(sw, replace(result, regions=regions, breakpoints=breakpoints))
 
 
@@ -84,7 +85,7 @@ def test_a_hidden_3d_breakpoint_is_not_certified(rows):
 
 @pytest.fixture(scope="module")
 def cert():
-    c = Certifier(_sweep(_spec("disr", "original", grid=4)))
+    c = Certifier(sweep_of(_spec("disr", "original", grid=4)))
     c.joint()
     return c
 
@@ -128,7 +129,7 @@ def test_closed_form_leaf_of_a_vanishing_divisor(cert):
     assert hz == hw and sp.simplify(cert.leaf_by_symbol[hz].expr - cert.t / 2) == 0
     cell = Cell(mpmath.mpf(0), mpmath.mpf(10) ** -30, True, False)
     with working_precision(cert.bits), mpmath.workprec(cert.bits):
-        ix = _IntervalView(cert, cell, False).h_pair_c(x, z)
+        ix = IntervalView(cert.leaves, cell, False).h_pair_c(x, z)
         assert ix.positive() and ix.hi <= cell.hi / 2 * (1 + mpmath.mpf(10) ** -20)
 
 
@@ -142,7 +143,7 @@ def test_joint_enclosures_contain_the_closed_forms(cert, lo, hi):
     with mpmath.workdps(40):
         points = [S.Point(S.closed_forms(), a + (b - a) * n / 4) for n in range(5)]
     with working_precision(cert.bits), mpmath.workprec(cert.bits):
-        view = _IntervalView(cert, cell, False)
+        view = IntervalView(cert.leaves, cell, False)
         for i in range(S.N):
             for j in range(S.N):
                 if i == j:
@@ -160,7 +161,7 @@ def test_joint_enclosures_contain_the_closed_forms(cert, lo, hi):
 def test_special_point_proof_refuses_a_discontinuous_leaf():
     # a two-point leaf whose exact value at k = 0 is moved by 1/1000: the value derived at
     # k = 0 is no longer the open form's limit, and the proof says which quantity
-    c = Certifier(_sweep(_spec("jmi", "unified", grid=4)))
+    c = Certifier(sweep_of(_spec("jmi", "unified", grid=4)))
     joint = c.joint()
     sym = c.symbol[("pair", 2, 3)]  # {Y^2, X-Y}: two-point, P = (1 + k) / (2 (2 + k))
     leaf = c.leaf_by_symbol[sym]
@@ -194,7 +195,7 @@ def test_scenario_two_wrong_3d_ordering_is_refuted(scenario_two_cmim):
     res = scenario_two_cmim
     i = max(range(len(res.regions)), key=lambda n: res.regions[n].hi - res.regions[n].lo)
     order = list(res.regions[i].order)
-    labels = _sweep(res.spec).labels
+    labels = sweep_of(res.spec).labels
     assert [labels[n] for n in order[4:6]] == ["Y^2", "Z"]
     order[4], order[5] = order[5], order[4]
     regions = list(res.regions)

@@ -31,7 +31,7 @@ import sympy as sp
 
 import scenario_one_closed as S
 from fstheory.atlas.certificate import certify as atlas_certify
-from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.sweep import AtlasSpec, sweep_of, atlas
 from fstheory.orderings.greedy import select
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.evaluate_joint import LazyJointValues
@@ -189,7 +189,7 @@ def test_printed_breakpoint_lies_in_its_printed_bracket(results, case):
 
 
 def _recertify(res, regions=None, breakpoints=None) -> dict:
-    sw = _sweep(res.spec)
+    sw = sweep_of(res.spec)
     return atlas_certify.certify(sw, replace(
         res, regions=res.regions if regions is None else regions,
         breakpoints=res.breakpoints if breakpoints is None else breakpoints))

@@ -6,7 +6,7 @@ objectives compared tie exactly at the end:
   dF/dk = -L(k) (``skew_normal_mi_pole_slope_ball``) and proves the difference increasing from
   its exact tie at k = 0.
 * Scenario III next to k = 1, step 4 (S = {X, X-Y, Y}): Y^2 against X^2, equal at k = 1 by the
-  symmetry X <-> Y of C = 1{X + Y >= 0} (``Certifier._symmetry_at``).
+  symmetry X <-> Y of C = 1{X + Y >= 0} (``fstheory.atlas.certificate.symmetry.symmetry_at``).
 
 Each rule is checked by a second route (mpmath quadrature; the engine's values at points), and
 a wrong ordering there is refuted."""
@@ -18,8 +18,9 @@ import pytest
 import sympy as sp
 from flint import arb
 
-from fstheory.atlas.sweep import AtlasSpec, _sweep
+from fstheory.atlas.sweep import AtlasSpec, sweep_of
 from fstheory.atlas.certificate.certify import Certifier
+from fstheory.atlas.certificate.symmetry import symmetry_at
 from fstheory.atlas.certificate.enclose import Cell, skew_normal_mi_pole_slope_ball, working_precision
 
 pytestmark = pytest.mark.slow
@@ -32,7 +33,7 @@ ORDER_III = ("X", "X-Y", "Y", "Y^2", "X^2", "3X+1", "Z^2", "Z", "W+2", "Z+W")
 def _certifier(scenario, lo, hi):
     spec = AtlasSpec(scenario=scenario, method="disr", reading="original", parameter="k",
                      lo=lo, hi=hi, digits=20, grid=4)
-    cert = Certifier(_sweep(spec))
+    cert = Certifier(sweep_of(spec))
     cert.joint()
     return cert
 
@@ -128,7 +129,7 @@ def test_scenario_two_wrong_order_refuted(two):
 
 # ----- Scenario III next to k = 1 ---------------------------------------------------------------
 def test_scenario_three_symmetry_at_one(three):
-    rep = three._symmetry_at(sp.Integer(1))
+    rep = symmetry_at(three.leaves, sp.Integer(1))
     y2, x2, x, y, xy = _indices(three, ["Y^2", "X^2", "X", "Y", "X-Y"])
     sym = three.symbol
     for a, b in ((("h", y2), ("h", x2)), (("mi_c", x), ("mi_c", y)),
@@ -143,7 +144,7 @@ def test_scenario_three_symmetry_at_one(three):
             u = three.leaf_by_symbol[s].enclose(one, False)
             v = three.leaf_by_symbol[r].enclose(one, False)
             assert u.lo <= v.hi and v.lo <= u.hi, (s, r, u, v)
-    other = three._symmetry_at(sp.Rational(99, 100))
+    other = symmetry_at(three.leaves, sp.Rational(99, 100))
     a, b = (sym[("pair", min(v, xy), max(v, xy))] for v in (y2, x2))
     assert a != b and other.get(a, a) != other.get(b, b)
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from test_atlas_certify import _recertify, gauss_legendre_value
 
 from fstheory.atlas.certificate import certify as atlas_certify
-from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
+from fstheory.atlas.sweep import AtlasSpec, sweep_of, atlas
 from fstheory.atlas.certificate.enclose import Cell, arb_of, working_precision
 from fstheory.atlas.certificate.laplace import (LaplaceClassLeaf, class_mi_ball,
                                               class_mi_derivative_ball, class_mi_expression,
@@ -309,8 +309,8 @@ def test_half_line_constant_enclosed(rows):
     # at the report's scale 1/2
     res = rows[("mifs", "0.4")]
     assert "assumptions" not in res.certificate, res.certificate["assumptions"]
-    sw = _sweep(res.spec)
-    cert = atlas_certify._certifier(sw)
+    sw = sweep_of(res.spec)
+    cert = atlas_certify.certifier(sw)
     q = ("mi", sw.labels.index("Y^2"), sw.labels.index("X-Y"))
     with working_precision(cert.bits), mpmath.workprec(cert.bits):
         box = cert.leaf[q].enclose(Cell(sp.Rational(1, 2), sp.Rational(1, 2)), False)

@@ -21,8 +21,8 @@ import sympy as sp
 
 from fstheory.cli import main
 from fstheory.atlas import poles as atlas_poles
-from fstheory.atlas.sweep import AtlasSpec, _sweep, atlas
-from fstheory.atlas.certificate.certify import _certifier
+from fstheory.atlas.sweep import AtlasSpec, sweep_of, atlas
+from fstheory.atlas.certificate.certify import certifier, pole_failures
 from fstheory.engine.evaluate_joint import LazyJointValues
 
 pytestmark = pytest.mark.slow
@@ -88,7 +88,7 @@ def test_the_row_is_certified_with_the_pole_as_a_special_point(delta_row):
 
 
 def test_joint_values_at_the_pole_are_exact_and_match_the_engine_next_to_it():
-    sw = _sweep(DELTA_ROW)
+    sw = sweep_of(DELTA_ROW)
     x = sp.exp(-sp.Rational(1, 20)) / 2
     at = sw.values(x, exact=True)
     ix, iz = sw.labels.index("X"), sw.labels.index("Z")
@@ -119,15 +119,15 @@ def test_k_sweep_locates_the_pole_and_is_certified():
     assert "H(X,Z,C)" in bp["cause"] and "= 0 exactly" in bp["cause"]
     assert res.certificate["certified"] is True, res.certificate.get("failures")
     # a result that does not take the pole as a special point is refused with the point
-    cert = _certifier(_sweep(K_ROW))
+    cert = certifier(sweep_of(K_ROW))
     lo, hi = sp.Rational(21, 50), sp.Rational(43, 100)
-    (fail,) = cert._pole_failures(replace(res, special=[lo, hi]))
+    (fail,) = pole_failures(cert, replace(res, special=[lo, hi]))
     assert fail.startswith("H(X,Z,C) = H(X,W+2,C) = 0 at k = ")
     assert f"= {mpmath.nstr(_k_root(), 20)} inside the range" in fail and "pole" in fail
 
 
 def test_a_zero_sympy_cannot_list_is_unsolved_not_guessed():
-    cert = _certifier(_sweep(K_ROW))
+    cert = certifier(sweep_of(K_ROW))
     t = cert.t
     where = sp.Interval.open(0, 1)
     assert atlas_poles._zeros(sp.sin(5 * t) - t, t, where, cert) is None  # a ConditionSet
@@ -138,12 +138,13 @@ def test_a_zero_sympy_cannot_list_is_unsolved_not_guessed():
 def test_poles_do_not_depend_on_the_row_swept_before():
     # the certifier is shared by every row over the same values: DISR swept after JMI (which
     # reads no H(V_i,V_j,C)) in one process still takes its pole -4 ln(9/10) as a special point
-    from fstheory.atlas.sweep import AtlasSpec, _pole_points, _sweep
+    from fstheory.atlas.special import pole_points
+    from fstheory.atlas.sweep import AtlasSpec, sweep_of
 
     def spec(m):
         return AtlasSpec(scenario="uniform", method=m, parameter="k", lo="0", hi="1",
                          fixed=(("delta", "9/20"),))
 
-    assert _pole_points(_sweep(spec("jmi"))) == []
-    (pole,) = _pole_points(_sweep(spec("disr")))
+    assert pole_points(sweep_of(spec("jmi"))) == []
+    (pole,) = pole_points(sweep_of(spec("disr")))
     assert sp.simplify(pole + 4 * sp.log(sp.Rational(9, 10))) == 0

@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from fstheory.atlas.certificate.certify import Certifier, _IntervalView, _SymbolicView
+from fstheory.atlas.certificate.certify import Certifier
 from fstheory.atlas.certificate.enclose import Cell
 from fstheory.atlas.certificate.interval import IX, IntervalOps as CellOps, SymbolicOps
+from fstheory.atlas.certificate.views import IntervalView as CellView, SymbolicView
 from fstheory.atlas.lowstage import LowStageView
-from fstheory.atlas.sweep import AtlasSpec, _sweep
+from fstheory.atlas.sweep import AtlasSpec, sweep_of
 from fstheory.engine.evaluate import evaluate
 from fstheory.engine.values import ScenarioValues
 from fstheory.orderings.arithmetic import ArrayValues, ExactOps, FloatOps, TracingExactOps
@@ -88,8 +89,8 @@ def sample():
 
 @pytest.fixture(scope="module")
 def certifier():
-    sw = _sweep(AtlasSpec(method="mifs", parameter="k", lo="0.1", hi="0.3", scenario="uniform",
-                          beta="1/2", digits=20, grid=4))
+    sw = sweep_of(AtlasSpec(method="mifs", parameter="k", lo="0.1", hi="0.3", scenario="uniform",
+                            beta="1/2", digits=20, grid=4))
     return Certifier(sw)
 
 
@@ -118,7 +119,7 @@ def _low_stage(exact):
 
 def _cell_view(certifier):
     k = sp.Rational(K)
-    return _IntervalView(certifier, Cell(k, k), False)
+    return CellView(certifier.leaves, Cell(k, k), False)
 
 
 def _close_float(got, want):
@@ -162,7 +163,7 @@ VIEWS = {
                      _bound_point, PLAIN + JOINT[:5]),
     "LowStageView": (LowStageView, JointValuesView, lambda fx: _low_stage(fx("exact")), _contains,
                      PLAIN + JOINT),
-    "certificate cell": (_IntervalView, JointValuesView, lambda fx: _cell_view(fx("certifier")),
+    "certificate cell": (CellView, JointValuesView, lambda fx: _cell_view(fx("certifier")),
                          _contains, PLAIN),
     "HistogramValues": (HistogramValues, JointValuesView,
                         lambda fx: HistogramValues(BinnedBatch(fx("sample")[0]), fx("sample")[1]),
@@ -191,8 +192,8 @@ def test_values_view(name, request):
 def test_symbolic_certificate_view(certifier):
     # the symbolic view gives each quantity as its leaf symbol (one per input function): the
     # same symbol for MI(3X+1, Y^2) read either way, MI(C, V) for the pair {V, V}
-    check_signatures(_SymbolicView, JointValuesView)
-    view = _SymbolicView(certifier, frozenset())
+    check_signatures(SymbolicView, JointValuesView)
+    view = SymbolicView(certifier.leaves, frozenset())
     assert isinstance(view, JointValuesView)
     assert view.mi(1, 2) == view.mi(2, 1) and view.mi_c_pair(2, 2) == view.mi_c(2)
     assert view.mi_c(0) == certifier.symbol[("mi_c", 0)]
