@@ -650,6 +650,10 @@ def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: a
 
 @functools.lru_cache(maxsize=64)
 def _weight(kind: str, T: tuple, prec: int) -> DirectionWeight:
+    """The weight of (kind, T) used at ``prec`` bits, by content. Its Chebyshev models are
+    built on first use, piece by piece, each with a fresh bisection budget and only ever at
+    ``prec``: a piece's models are a function of (kind, T, prec, piece) alone, so the object
+    kept here gives the same balls whatever was asked of it before."""
     return DirectionWeight(kind, T)
 
 
