@@ -3,7 +3,7 @@
 The second route (fstheory.theory.numeric: quadrature from the base laws' densities and CDFs, no closed
 form) is slow for some shapes of quantity (MI between a square and a difference of normals: a
 nested quadrature), so, as scipy does with its mpmath reference files, its values are computed
-once by this script and stored beside the tests. ``tests/test_second_route`` checks the closed
+once by this script and stored beside the tests. ``tests/theory/test_second_route`` checks the closed
 forms against them to >= 25 significant digits, and re-runs the fast part of the numerical route
 live to check that this file still matches the code.
 

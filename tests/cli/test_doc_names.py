@@ -12,7 +12,7 @@ import importlib
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theory", "scenarios", "orderings", "engine", "atlas", "reports", "selection",
             "simulation")
 FULL = re.compile(r"\bfstheory(?:\.[A-Za-z_]\w*)+")

@@ -41,7 +41,7 @@ X, Y = sp.symbols("X Y", real=True)
 
 K = sp.Symbol("k")
 BITS = 122
-REFERENCE = json.loads((Path(__file__).parent / "data" / "two_point_reference.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "two_point_reference.json").read_text())
 
 #: The two maps of the paper's scenarios: {Y^2, X-Y} and {X-Y, X^2}.
 MAPS = {(2, 3): sp.ImmutableMatrix([[1, -2], [0, -1]]), (3, 7): sp.ImmutableMatrix([[-1, 0], [-2, 1]])}

@@ -49,7 +49,7 @@ def test_closed_form_entropies_agree_with_the_numerical_route(paper_point):
 
 
 def _laplace_ref():
-    path = Path(__file__).parent / "data" / "second_route_reference_laplace.json"
+    path = Path(__file__).parents[1] / "data" / "second_route_reference_laplace.json"
     return json.loads(path.read_text())["cases"]
 
 

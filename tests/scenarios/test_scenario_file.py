@@ -25,7 +25,7 @@ from fstheory.scenarios.scenario_file import (
 )
 from fstheory.theory.laws import Laplace
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 BAD = DATA / "bad_scenarios"
 INDEX = tomllib.loads((BAD / "index.toml").read_text())
 TINY = (DATA / "scenarios" / "tiny.toml").read_text()
@@ -378,7 +378,7 @@ def test_guide_example_loads_and_its_error_message_is_the_one_shown():
     import re
     import textwrap
 
-    guide = (Path(__file__).parents[1] / "docs" / "adding-a-scenario.md").read_text()
+    guide = (Path(__file__).parents[2] / "docs" / "adding-a-scenario.md").read_text()
     text = textwrap.dedent(re.search(r"```toml\n(.*?)```", guide, re.S).group(1))
     s = parse_scenario_text(text, "my.toml")
     assert [f.label for f in s.features] == ["X", "Y", "X^2", "Z", "2Z+1"]

@@ -13,7 +13,7 @@ import pytest
 from fstheory.cli import main
 from test_readme import PROMPT, _matches
 
-GUIDE = (Path(__file__).resolve().parents[1] / "docs" / "adding-a-scenario.md").read_text()
+GUIDE = (Path(__file__).resolve().parents[2] / "docs" / "adding-a-scenario.md").read_text()
 
 
 def _commands():

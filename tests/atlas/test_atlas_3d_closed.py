@@ -36,7 +36,7 @@ from fstheory.theory.extended import Kind
 pytestmark = pytest.mark.slow
 
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 REF = json.loads((HERE / "data" / "atlas3d_reference.json").read_text())
 REF_ROWS = {(r["method"], r["reading"]): r for r in REF["rows"]}
 COMMITTED = HERE.parent / "reports" / "atlas" / "k3d_uniform.json"

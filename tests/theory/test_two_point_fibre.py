@@ -120,7 +120,7 @@ def test_g_limits():
 
 # ----- radial laws ---------------------------------------------------------------------------------
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "two_point_reference.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "two_point_reference.json").read_text())
 
 
 @pytest.mark.parametrize("row", REFERENCE["values"], ids=lambda r: f"{r['scenario']}-{r['k']}-{r['pair']}")

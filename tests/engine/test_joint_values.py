@@ -22,7 +22,7 @@ from fstheory.scenarios.symbols import X, Y, Z, k
 from fstheory.theory.extended import Form
 from fstheory.theory.laws import Uniform
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 X1, AXB, Y2, XMY, ZZ, Z2, YY, X2, WD, ZW = range(10)
 
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow
 
 PACKAGE_DIRS = ("theory", "scenarios", "engine", "orderings", "atlas", "reports", "selection",
                 "simulation", "fstheory")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_call_of_arbs_integrator_goes_through_acb_integral():

@@ -20,7 +20,7 @@ import pytest
 
 from fstheory.cli import main
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 BLOCKS = [(m.group(1), m.group(2), README[: m.start()]) for m in
           re.finditer(r"^```(\w*)\n(.*?)^```$", README, flags=re.S | re.M)]
 PROMPT = "$ .venv/bin/fstheory "

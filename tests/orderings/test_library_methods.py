@@ -28,7 +28,7 @@ from fstheory.scenarios.scenario_file import load_scenario_file
 from orderings_strategies import BETAS, float_arrays, scenario_values, to_float
 
 SETTINGS = settings(max_examples=80, deadline=None)
-FILE = Path(__file__).parents[1] / "scenarios" / "uniform.toml"
+FILE = Path(__file__).parents[2] / "scenarios" / "uniform.toml"
 X1, AXB, Y2, XMY, ZZ, Z2, YY, X2, WD, ZW = range(10)
 
 #: (method, reading, beta, gamma, zero_beta) of every row checked, and its closed-form key.
@@ -438,7 +438,7 @@ def test_committed_library_atlas_rows():
 
     from fstheory.atlas.report import SCENARIOS, rows_libraries
 
-    atlas_dir = Path(__file__).parents[1] / "reports" / "atlas"
+    atlas_dir = Path(__file__).parents[2] / "reports" / "atlas"
     for s in SCENARIOS:
         rows = json.loads((atlas_dir / f"klib_{s}.json").read_text(encoding="utf-8"))
         want = [get_method(m).describe(b, r, "explicit", g) for m, r, b, g in rows_libraries()]

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-ATLAS = Path(__file__).resolve().parents[1] / "reports" / "atlas"
+ATLAS = Path(__file__).resolve().parents[2] / "reports" / "atlas"
 README = (ATLAS / "README.md").read_text(encoding="utf-8")
 # | what (`stem`) | N rows | all N[, ...] | cells[ (DISR d)] |
 ROW = re.compile(r"^\| [^|]*\(`(\w+)`\) \| (\d+) rows \| all (\d+)[^|]* \| (\d+)(?: \(DISR (\d+)\))? \|$",

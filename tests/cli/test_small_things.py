@@ -10,7 +10,7 @@ import pytest
 
 from fstheory.cli import main
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
 
 def run(capsys, *argv):

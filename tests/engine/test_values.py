@@ -178,7 +178,7 @@ def test_product_feature_against_its_closed_forms():
     from fstheory.scenarios.scenario_file import load_scenario_file
     from fstheory.theory.extended import Form
 
-    s = load_scenario_file(Path(__file__).parent / "data" / "product_feature.toml")
+    s = load_scenario_file(Path(__file__).parents[1] / "data" / "product_feature.toml")
     v = evaluate(s.bind(k="0.3"), 15)
     tol = mpmath.mpf(10) ** -14
     def near(x, expected):  # the proved value, or the estimate where no bound is stated
@@ -209,7 +209,7 @@ def test_numerical_quantities_are_announced_as_they_start(capsys, monkeypatch):
     from fstheory.scenarios.scenario_file import load_scenario_file
     from fstheory.theory.numeric import announce_to
 
-    path = Path(__file__).parent / "data" / "unreachable_feature.toml"
+    path = Path(__file__).parents[1] / "data" / "unreachable_feature.toml"
     seen: list = []
     with announce_to(seen.append):
         evaluate(load_scenario_file(path).bind(k="0.3"), 15)

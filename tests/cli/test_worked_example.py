@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fstheory.orderings.methods import METHODS
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "worked-example.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "worked-example.md"
 
 
 def test_every_registered_method_has_a_row():

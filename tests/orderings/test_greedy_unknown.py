@@ -23,7 +23,7 @@ from fstheory.theory.extended import NEG_INF, POS_INF, xr
 from orderings_strategies import STEPS, joint_values, scenario_values, with_sets
 import pytest
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 # ----- soundness: every completion of the missing values agrees with what was decided -------------

@@ -2,7 +2,7 @@
 
 Two kinds of checks:
 
-* certified results at parameters and ranges that ``tests/test_atlas_certify_3d.py`` does not
+* certified results at parameters and ranges that ``tests/atlas/test_atlas_certify_3d.py`` does not
   use (delta = 1/3 and 2, k in [1/10, 9/10] and [0, 1/4]) are checked independently: every
   region against the closed forms of ``tests/scenario_one_closed.py`` (their own objectives and
   greedy, 50 digits) and against the engine's exact world (45 digits) at random rationals and at

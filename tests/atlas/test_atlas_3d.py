@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 CIFE_I = AtlasSpec(scenario="uniform", method="cife", reading="interaction", parameter="k",
                    lo="0.15", hi="0.19", digits=20, grid=4)
 
-TINY = str(Path(__file__).parent / "data" / "atlas_tiny.toml")
+TINY = str(Path(__file__).parents[1] / "data" / "atlas_tiny.toml")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,7 @@ def test_regions_agree_with_select_at_midpoints(cife):
 
 
 def test_certificate_brackets_the_hand_solved_root(cife):
-    # the 3-D certificate (tests/test_atlas_certify_3d.py) proves this row; its bracket holds
+    # the 3-D certificate (tests/atlas/test_atlas_certify_3d.py) proves this row; its bracket holds
     # the root of the closed forms above
     cert = cife.certificate
     assert cert["certified"] is True, cert.get("failures")
@@ -154,7 +154,7 @@ def test_paper_points_read_the_3d_rows_back_from_their_files(tmp_path):
     section; with one, its rows."""
     from fstheory.atlas import report as ar
 
-    reports = Path(__file__).resolve().parents[1] / "reports" / "atlas"
+    reports = Path(__file__).resolve().parents[2] / "reports" / "atlas"
     sweeps = {s: json.loads((reports / f"k_{s}.json").read_text()) for s in ar.SCENARIOS}
     ar._write_points(tmp_path, sweeps, ar._with_files_3d(reports, {}))
     assert (tmp_path / "paper_points.md").read_bytes() == (reports / "paper_points.md").read_bytes()
@@ -177,7 +177,7 @@ def test_committed_step_four_crossing_matches_the_hand_solved_root():
     # |X| > k|Y|). The 20-digit breakpoint of reports/atlas/k3d_uniform.json against the root at
     # 35 digits. (Before the two-point pairs were exact, the atlas put it at ...26527: an
     # nsimplify of the sweep point had made a two-point probability wrong in the 18th digit.)
-    rows = json.loads((Path(__file__).parents[1] / "reports" / "atlas" / "k3d_uniform.json").read_text())
+    rows = json.loads((Path(__file__).parents[2] / "reports" / "atlas" / "k3d_uniform.json").read_text())
     row = next(r for r in rows if r["method"] == "CIFE (interaction reading)")
     (bp,) = [b for b in row["breakpoints"] if b["step"] == 4 and set(b["between"]) == {"Y^2", "X^2"}]
     with mpmath.workdps(35):

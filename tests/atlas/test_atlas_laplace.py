@@ -33,7 +33,7 @@ from fstheory.scenarios.symbols import X, Y, Z
 pytestmark = pytest.mark.slow
 
 
-STORED = Path(__file__).resolve().parents[1] / "reports" / "atlas" / "k_laplace.json"
+STORED = Path(__file__).resolve().parents[2] / "reports" / "atlas" / "k_laplace.json"
 INDEX = {"X": 0, "3X+1": 1, "X-Y": 3, "Y": 6}  # features of scenarios/laplace.toml
 
 

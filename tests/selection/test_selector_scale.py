@@ -18,7 +18,7 @@ from fstheory.selection import MIFeatureSelector, kernels
 from fstheory.selection.estimators import BinnedBatch, count_histograms, bin_labels, grid
 from fstheory.selection.options import EstimatorOptions
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = json.loads((ROOT / "tests" / "data" / "selector_reference.json").read_text())
 sys.path.insert(0, str(ROOT / "scripts"))
 import make_selector_reference as reference

@@ -18,7 +18,7 @@ from fstheory.theory.extended import Form
 from fstheory.reports.values_output import value_text
 from known_values import has_number, known, quadrature_reference
 
-DATA = Path(__file__).parent / "data" / "engine"
+DATA = Path(__file__).parents[1] / "data" / "engine"
 DIGITS = 15
 
 

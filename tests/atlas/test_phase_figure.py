@@ -179,7 +179,7 @@ def test_the_command_line_map_has_a_title_with_scenario_and_method():
 def test_the_readme_recipe_runs_as_written(capsys, monkeypatch):
     """The README's map command, up to the computing (stubbed): accepted; --beta with --vary beta
     is refused saying what to do."""
-    readme = Path(__file__).resolve().parents[1].joinpath("README.md").read_text()
+    readme = Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
     m = re.search(r"`fstheory (atlas --scenario normal --method mifs-u\s+--vary k --vary beta "
                   r"--out map)`", readme)
     assert m, "the README shows the map command"

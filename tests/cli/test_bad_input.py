@@ -16,7 +16,7 @@ import pytest
 from fstheory.cli import main
 from fstheory.scenarios.scenario_file import MAX_FILE_BYTES, MAX_TOML_DEPTH, load_scenario_file
 
-TINY = (Path(__file__).parent / "data" / "scenarios" / "tiny.toml").read_text()
+TINY = (Path(__file__).parents[1] / "data" / "scenarios" / "tiny.toml").read_text()
 
 
 def run(capsys, *argv):

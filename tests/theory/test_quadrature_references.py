@@ -12,7 +12,7 @@ import pytest
 
 from known_values import quadrature_reference
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_quadrature_references.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_quadrature_references.py"
 
 
 def _script():

@@ -15,7 +15,7 @@ from fstheory.theory.laws import Normal, Uniform
 from fstheory.engine.relevance import (RelevanceUndecided, categorize, classify,
                                        relevance_optimal_sets)
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 X1, AXB, Y2, XMY, ZZ, Z2, YY, X2, WD, ZW = range(10)
 PAPER_PAIRS = {frozenset(p) for p in [(X1, YY), (X1, XMY), (YY, XMY), (AXB, YY), (AXB, XMY)]}
 

@@ -17,7 +17,7 @@ from fstheory.engine.evaluate import evaluate
 from fstheory.scenarios.registry import get_scenario
 from fstheory.theory.numeric import NumericRoute
 
-REF = json.loads((Path(__file__).parent / "data" / "second_route_reference.json").read_text())
+REF = json.loads((Path(__file__).parents[1] / "data" / "second_route_reference.json").read_text())
 CASES = REF["cases"]
 AGREE = mpmath.mpf(10) ** -25  # >= 25 significant digits
 ZERO = mpmath.mpf(10) ** -28  # a structural zero must come out of the integral as zero
