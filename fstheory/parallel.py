@@ -106,9 +106,10 @@ def progress_printer(prefix: str, stream=None):
     """The one drawing of :class:`Progress` on stderr, for the command line's entry points only
     (``fstheory``, ``python -m fstheory.atlas.report``): on a terminal one updating line
     ``prefix: label [####....] 42.0%``; otherwise a line ``prefix: label done/total`` at the
-    start, at every tenth and at the end."""
+    start, at each tenth of the work passed and at the end."""
     stream = stream or sys.stderr
     tty = stream.isatty()
+    shown = {}  # label -> the last tenth written (off a terminal)
 
     def show(label: str, done: int, total: int) -> None:
         if tty:
@@ -116,8 +117,11 @@ def progress_printer(prefix: str, stream=None):
             filled = int(30 * frac)
             stream.write(f"\r\033[K{prefix}: {label} [{'#' * filled}{'.' * (30 - filled)}] "
                          f"{100 * frac:5.1f}%" + ("\n" if done >= total else ""))
-        elif done == total or done % max(total // 10, 1) == 0:
-            stream.write(f"{prefix}: {label} {done}/{total}\n")
+        else:
+            tenth = 10 * done // total if total else 10
+            if done == 0 or done == total or tenth > shown.get(label, 0):
+                stream.write(f"{prefix}: {label} {done}/{total}\n")
+            shown[label] = 0 if done == total else tenth
         stream.flush()
 
     return show
