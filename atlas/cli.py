@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range, progress_printer
+from fstheory.atlas.sweep import AtlasSpec, atlas, check_parameter, parse_range
 from fstheory.atlas.numbers import as_exact
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError, to_rational
@@ -84,9 +84,10 @@ def map_title(spec: AtlasSpec) -> str:
     return (f"{scenario.title}\n{method.display}" + (f" ({', '.join(parts)})" if parts else ""))
 
 
-def run_atlas(args, digits: int, dask_client=None) -> int:
+def run_atlas(args, digits: int, dask_client=None, progress=None) -> int:
     """Check the arguments, then (within ``dask_client``, a context manager giving the Dask client
-    of ``--scheduler`` or None) compute and print."""
+    of ``--scheduler`` or None) compute and print; ``progress``: a
+    :class:`fstheory.parallel.Progress` (the command line's drawing)."""
     import contextlib
 
     if args.out is not None:  # checked before anything is computed, as `tables --out`
@@ -100,7 +101,6 @@ def run_atlas(args, digits: int, dask_client=None) -> int:
                 "printed (--json for the data)")
         check_output_stem(args.out, MAP_SUFFIXES)
     specs, _ = spec_from_args(args, digits)
-    progress = progress_printer()
     with dask_client if dask_client is not None else contextlib.nullcontext() as client:
         scheduler = client if client is not None else args.scheduler
         if len(specs) == 1:

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 
 from fstheory.atlas.numbers import as_exact, decimal_text
-from fstheory.atlas.sweep import AtlasSpec, _run, atlas
+from fstheory.atlas.sweep import AtlasSpec, atlas
+from fstheory.parallel import run_tasks
+from fstheory.simulation.scheduler import connected
 
 __all__ = ["PhaseMap", "phase_map", "first_set_optimal", "column_optimal_sets", "column_values",
            "derive_column_sets", "ordered_specs"]
@@ -155,8 +157,9 @@ def column_values(xs: AtlasSpec, columns: int) -> list:
 def derive_column_sets(xs, ys, values, jobs=1, scheduler=None, progress=None) -> tuple:
     """(relevance-optimal sets per column, notes) by :func:`column_optimal_sets`; a map of the
     same scenario and columns can reuse them (``phase_map(..., optimal_sets=result)``)."""
-    found = _run(column_optimal_sets, [(ys, xs.parameter, v) for v in values], jobs, scheduler,
-                 progress, "relevance-optimal sets")
+    with connected(scheduler) as client:
+        found = run_tasks(column_optimal_sets, [(ys, xs.parameter, v) for v in values], jobs=jobs,
+                          scheduler=client, progress=progress, label="relevance-optimal sets")
     notes = ["relevance-optimal sets: fstheory.engine.relevance.relevance_optimal_sets at each "
              f"column's {xs.parameter}"]
     notes += [f"{xs.parameter} = {decimal_text(v, ys.digits)}: optimal sets undecided ({why}): "
@@ -207,8 +210,9 @@ def phase_map(specs, *, columns: int = 41, optimal_sets=None, certify: bool = Fa
         else:
             fixed[xs.parameter] = v  # exact (a text '1/4000...0' of 1000 digits would not parse)
             col_specs.append(replace(ys, fixed=tuple(sorted(fixed.items()))))
-    results = _run(_column_task, [(c, certify) for c in col_specs], jobs, scheduler, progress,
-                   "columns")
+    with connected(scheduler) as client:
+        results = run_tasks(_column_task, [(c, certify) for c in col_specs], jobs=jobs,
+                            scheduler=client, progress=progress, label="columns")
     labels = results[0].labels
     notes = []
     if optimal_sets == "derive":

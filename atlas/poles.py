@@ -5,7 +5,7 @@ I: H(X,Z,C) = 2 ln(2 delta) + k/2, zero at delta = e^(-k/4)/2). Its objective is
 or indeterminate at that point and changes sign through infinity across it. The atlas takes such
 points as *special points* (:func:`fstheory.atlas.sweep.atlas`): found exactly, evaluated
 exactly, and the regions on both sides located as usual; the certificate
-(:meth:`fstheory.atlas.certificate.certify.Certifier.run`) refuses a row where such a zero is not
+(:func:`fstheory.atlas.certificate.certify.run`) refuses a row where such a zero is not
 a special point.
 
 Where the zeros come from: the certificate's joint leaves
@@ -26,11 +26,10 @@ there, exact (H(X,Z,C) is exactly 0).
 
 Examples
 --------
->>> from fstheory.atlas.sweep import AtlasSpec, _sweep
->>> from fstheory.atlas.certificate.certify import _certifier
+>>> from fstheory.atlas.sweep import AtlasSpec, sweep_of
 >>> spec = AtlasSpec(scenario="uniform", method="disr", parameter="k", lo="0", hi="1",
 ...                  fixed=(("delta", "9/20"),))
->>> poles = divisor_zeros(_certifier(_sweep(spec)))
+>>> poles = divisor_zeros(sweep_of(spec).certifier)
 >>> [(str(x), names) for x, names in poles.points.items()]
 [('-8*log(3) + 4*log(10)', ('H(X,Z,C)', 'H(X,W+2,C)'))]
 """
@@ -69,14 +68,14 @@ NONE = Poles({}, ())
 
 
 def divisor_zeros(cert) -> Poles:
-    """The :class:`Poles` of ``cert``'s row (a :class:`~fstheory.atlas.certificate.certify.Certifier`);
+    """The :class:`Poles` of ``cert``'s row (a :class:`~fstheory.atlas.certificate.cells.Certifier`);
     none when its objective does not read H(V_i,V_j,C). Raises NoEnclosure when the joint leaves
-    cannot be built (then no zero is known exactly). The zeros do not depend on the row: kept on
-    ``cert``, which is shared by the rows over the same values."""
+    cannot be built (then no zero is known exactly). The zeros do not depend on the row: kept
+    with its leaves, which are shared by the rows over the same values."""
     if not cert.divides_by_joint_entropy():
         return NONE
-    if cert.poles is not None:
-        return cert.poles
+    if cert.leaves.poles is not None:
+        return cert.leaves.poles
     joint = cert.joint()
     t = cert.t
     where = sp.Interval.open(as_exact(cert.sw.spec.lo), as_exact(cert.sw.spec.hi))
@@ -97,8 +96,8 @@ def divisor_zeros(cert) -> Poles:
             for x in roots:
                 found.setdefault(x, []).append(name)
     points = {x: tuple(found[x]) for x in sorted(found, key=lambda r: float(r))}
-    cert.poles = Poles(points, tuple(unsolved))
-    return cert.poles
+    cert.leaves.poles = Poles(points, tuple(unsolved))
+    return cert.leaves.poles
 
 
 def _zeros(form, t, where, cert) -> list | None:
@@ -118,7 +117,7 @@ def _zeros(form, t, where, cert) -> list | None:
     for r in sol:
         if r.has(sp.Float) or not r.is_real:
             return None
-        if not is_exact_zero(exact_value(form, {t: r}, cert._dirs({t: r}))):
+        if not is_exact_zero(exact_value(form, {t: r}, cert.leaves.dirs({t: r}))):
             return None
         out.append(r)
     return out

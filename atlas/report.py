@@ -35,10 +35,12 @@ from pathlib import Path
 
 import mpmath
 
-from fstheory.atlas.sweep import AtlasSpec, _run, atlas, progress_printer
+from fstheory.atlas.sweep import AtlasSpec, atlas
 from fstheory.atlas.figures import write_atomic, write_map
 from fstheory.atlas.phase_map import column_values, derive_column_sets, phase_map
 from fstheory.orderings.methods import get_method, method_names
+from fstheory.parallel import run_tasks
+from fstheory.simulation.scheduler import connected
 
 __all__ = ["method_rows", "rows_3d", "rows_libraries", "only_libraries", "main", "SCENARIOS",
            "DIGITS", "GRID_3D"]
@@ -89,13 +91,16 @@ def _row_library_task(args):
     return atlas(spec, certify=None).to_json()
 
 
-def only_libraries(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None) -> int:
+def only_libraries(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None,
+                   progress=None) -> int:
     """The rows of the methods of FEAST and praznik over k (``klib_<scenario>.*``, one task per
     row); no other file is touched."""
     out = Path(out)
     wall = time.perf_counter()
     tasks = [(s,) + row for s in scenarios for row in rows_libraries()]
-    results = _run(_row_library_task, tasks, jobs, scheduler, progress_printer(), "library rows")
+    with connected(scheduler) as client:
+        results = run_tasks(_row_library_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="library rows")
     sweeps: dict = {}
     for t, r in zip(tasks, results):
         sweeps.setdefault(t[0], []).append(r)
@@ -207,13 +212,16 @@ def _distance_rows(sweeps: dict, header: bool = True) -> list[str]:
     return lines
 
 
-def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None) -> int:
+def only_3d(out="reports/atlas", scenarios=SCENARIOS, jobs: int = 2, scheduler=None,
+            progress=None) -> int:
     """Regenerate the 3-D rows of ``scenarios`` only (``k3d_<scenario>.*``, one task per row) and
     ``paper_points.md`` (the 2-D rows and the other 3-D ones read back from their files)."""
     out = Path(out)
     wall = time.perf_counter()
     tasks = [(s, m, r) for s in scenarios for m, r in rows_3d()]
-    results = _run(_row_3d_task, tasks, jobs, scheduler, progress_printer(), "3-D rows")
+    with connected(scheduler) as client:
+        results = run_tasks(_row_3d_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="3-D rows")
     sweeps_3d: dict = {}
     for t, r in zip(tasks, results):
         sweeps_3d.setdefault(t[0], []).append(r)
@@ -254,18 +262,20 @@ def _write_points(out: Path, sweeps: dict, sweeps_3d: dict) -> None:
 
 
 def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
-         with_3d: bool = False) -> int:
+         with_3d: bool = False, progress=None) -> int:
     """Every file of ``reports/atlas`` (the 3-D rows only with ``with_3d``, as ``make
     reproduce-atlas`` runs it; without it, ``paper_points.md`` reads the 3-D rows back from their
-    files where they exist)."""
+    files where they exist). ``jobs``, ``scheduler``, ``progress``: as in
+    :func:`fstheory.parallel.run_tasks`, for every function here."""
     out = Path(out)
-    progress = progress_printer()
     wall = time.perf_counter()
     rows = method_rows()
     # the 3-D tasks (two per scenario) are the longest: first
     tasks = (_tasks_3d() if with_3d else []) + [
         (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
-    results = _run(_k_task, tasks, jobs, scheduler, progress, "k sweeps")
+    with connected(scheduler) as client:
+        results = run_tasks(_k_task, tasks, jobs=jobs, scheduler=client,
+                            progress=progress, label="k sweeps")
     sweeps: dict = {}
     sweeps_3d: dict = {}
     spent = {"2-D": 0.0, "3-D": 0.0}
@@ -289,7 +299,9 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
     scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
                    for s in SCALE for k in PAPER_K for m, b in rows]
-    scale_results = _run(_row_task, scale_tasks, jobs, scheduler, progress, "scale sweeps")
+    with connected(scheduler) as client:
+        scale_results = run_tasks(_row_task, scale_tasks, jobs=jobs, scheduler=client,
+                                  progress=progress, label="scale sweeps")
     by: dict = {}
     for t, r in zip(scale_tasks, scale_results):
         by.setdefault(t[0], []).append(r)
@@ -322,10 +334,12 @@ if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=
     # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
     # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only; lib=S1,S2: the rows of
     # the methods of FEAST and praznik of those scenarios only
+    from fstheory.parallel import progress_printer
+
     _out = (sys.argv[1:2] or ["reports/atlas"])[0]
-    _jobs = int((sys.argv[2:3] or ["2"])[0])
+    _run = dict(jobs=int((sys.argv[2:3] or ["2"])[0]), progress=progress_printer("atlas"))
     if sys.argv[3:4] and sys.argv[3].startswith("3d="):
-        sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), jobs=_jobs))
+        sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), **_run))
     if sys.argv[3:4] and sys.argv[3].startswith("lib="):
-        sys.exit(only_libraries(_out, tuple(sys.argv[3][4:].split(",")), jobs=_jobs))
-    sys.exit(main(_out, jobs=_jobs, with_3d=sys.argv[3:4] == ["3d"]))
+        sys.exit(only_libraries(_out, tuple(sys.argv[3][4:].split(",")), **_run))
+    sys.exit(main(_out, with_3d=sys.argv[3:4] == ["3d"], **_run))

@@ -223,9 +223,10 @@ class ParametricValues:
         self._varying_set = frozenset(self.varying)
         self.reference = evaluate(self.reference_bound, digits)
         self._cache: dict = {}
-        #: (lo, hi) of a range -> the certifier of its cells (:mod:`fstheory.atlas.certificate`),
-        #: shared by every method row swept over these values
-        self.certifiers: dict = {}
+        #: (lo, hi) of a range -> the certificate's leaves over it
+        #: (:func:`fstheory.atlas.certificate.leaves.leaves_of`), shared by every method row
+        #: swept over these values
+        self.leaves: dict = {}
 
     # ----- where the structure changes ---------------------------------------------------------
     def _structural_points(self) -> StructuralPoints:

@@ -31,7 +31,7 @@ from fstheory.theory import law_algebra, structure
 from fstheory.theory.determination import univariate_partners
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
 
-__all__ = ["Derivation", "ScenarioDerivation", "class_reduction", "declaration_key", "derive",
+__all__ = ["Derivation", "ScenarioContent", "ScenarioDerivation", "class_reduction", "declaration_key", "derive",
            "pair_reduction", "reduce_bijection", "reduce_monotone"]
 
 
@@ -59,7 +59,7 @@ def declaration_key(scenario: Scenario) -> tuple:
     )
 
 
-class _Content:
+class ScenarioContent:
     """A scenario compared and hashed by its declaration's content (for the cache of
     :func:`derive`): two objects declaring the same laws, features, rule and closed forms share
     one derivation."""
@@ -74,16 +74,16 @@ class _Content:
         return hash(self._key)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, _Content) and self._key == other._key
+        return isinstance(other, ScenarioContent) and self._key == other._key
 
 
 def derive(scenario: Scenario) -> ScenarioDerivation:
     """The derivation of every quantity of ``scenario`` (kept per declaration content)."""
-    return _derived(_Content(scenario))
+    return _derived(ScenarioContent(scenario))
 
 
 @lru_cache(maxsize=64)
-def _derived(content: _Content) -> ScenarioDerivation:
+def _derived(content: ScenarioContent) -> ScenarioDerivation:
     return _derive(content.scenario)
 
 

@@ -175,7 +175,7 @@ def _add_method_args(p: argparse.ArgumentParser, methods: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from fstheory.orderings.methods import METHODS
-    from fstheory.simulation import options as so
+    from fstheory.selection import options as so
 
     names = _scenario_list()
     methods = ", ".join(METHODS)
@@ -267,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                         + ", ".join(f"{n}={'|'.join(a)}" for n, a in choices)
                         + " (default: "
                         + ", ".join(f"{n}={getattr(defaults, n)}" for n, _ in choices)
-                        + "; see the module fstheory.simulation.options)")
+                        + "; see the module fstheory.selection.options)")
     p.add_argument("--ties", default="exact",
                    help=f"near-tie rule of the selection, {'|'.join(so.TIES)}: 'exact' compares "
                         f"the float objectives plainly, 'relative' ties those within "
@@ -367,7 +367,7 @@ def _cmd_atlas(args) -> int:
 
     args.grid = parse_integer(args.grid, "grid", 4, 100000)
     args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits), _dask_client(args))
+    return run_atlas(args, _digits(args.digits), _dask_client(args), _progress("atlas"))
 
 
 def _cmd_tables(args) -> int:
@@ -397,20 +397,10 @@ def _cmd_verify(args) -> int:
     return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
 
 
-def _progress_bar(label: str):
-    """A progress callback drawing one updating line on stderr (nothing when not a terminal)."""
-    if not sys.stderr.isatty():
-        return None
+def _progress(prefix: str):
+    from fstheory.parallel import progress_printer
 
-    def bar(done: int, total: int) -> None:
-        frac = done / total if total else 1.0
-        filled = int(30 * frac)
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {100 * frac:5.1f}%")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return bar
+    return progress_printer(prefix)
 
 
 def _quantity_line():
@@ -471,7 +461,7 @@ def _cmd_simulate(args) -> int:
                    sizes=parse_sizes(args.sizes), **_study_ints(args),
                    estimator=_estimator_options(args.estimator), ties=args.ties)
     with _dask_client(args) as client:
-        out = simulate(**options, scheduler=client, progress=_progress_bar("simulate"))
+        out = simulate(**options, scheduler=client, progress=_progress("simulate"))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -488,7 +478,7 @@ def _cmd_simulate_study(args) -> int:
 
     ints = _study_ints(args)
     with _dask_client(args) as client:
-        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress_bar("study"))
+        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "

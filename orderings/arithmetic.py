@@ -43,7 +43,8 @@ interval certificate):
   the lower index): :func:`beats_by`.
 
 The tie band is the world's: exact ties in ``EXACT_OPS``, ``EXACT_OPS.with_band(eps)`` ties
-finite values within ``eps * max(1, |a|, |b|)`` (:func:`fstheory.orderings.greedy.tie_band`);
+finite values within ``eps * max(1, |a|, |b|)`` (:func:`fstheory.orderings.greedy.tie_band`),
+and ``ops.proved_apart()`` unless their enclosures are disjoint;
 the float world ties within ``rtol * max(1, |b|)`` below the best value ``b``
 (:meth:`FloatOps.with_ties`).
 
@@ -72,6 +73,7 @@ import operator
 from fractions import Fraction
 from typing import Sequence
 
+import mpmath
 import numpy as np
 
 from fstheory.theory.extended import ExtendedReal, xmax, xmin, xr, xsum
@@ -111,6 +113,12 @@ class ExactOps:
         ops = copy.copy(self)
         ops.band = band
         return ops
+
+    def proved_apart(self) -> "ExactOps":
+        """These ops in the mode where finite values tie unless their enclosures prove them
+        apart (an infinite band: only disjoint enclosures differ), the comparison that closes
+        a bracket around a crossing in the atlas (:mod:`fstheory.atlas.locate`)."""
+        return self.with_band(mpmath.inf)
 
     # ----- the greedy comparison ------------------------------------------------------------------
     def choosable(self, a: ExtendedReal) -> bool:

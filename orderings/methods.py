@@ -40,7 +40,7 @@ MIFS-U, mMIFS-U
     The table typesets beta outside the sum; beta*sum(...) and sum(beta*...) agree on which
     objectives are determinate and on their values, the form only differs at beta = 0 and
     h(Vs) = 0 (0*inf outside, 0/0 inside -- the paper names 0/0), property-tested in
-    tests/test_methods.py.
+    tests/orderings/test_methods.py.
 QMIFS
     table: ``MI(C,Vi) - sum_k (MI(Vi,Vk)/h(Vk) - 1/2 sum_{j!=k} MI(Vi,Vj)/h(Vj)*MI(Vj,Vk)/h(Vk)*MI(C,Vk))``
     -- MI(C,Vk) multiplies only the inner double-sum term; text, eq. (redQMIFS):
@@ -52,7 +52,7 @@ MICC
 
 The other methods are written the same way in table and text (``reading`` is accepted and has no
 effect). Each method's default reading is the one the paper's own ordering tables follow
-(established in ``tests/test_paper_orderings.py`` from the exact values; see :data:`DEFAULT_NOTES`):
+(established in ``tests/orderings/test_paper_orderings.py`` from the exact values; see :data:`DEFAULT_NOTES`):
 "text" for QMIFS, whose printed Scenario II rows only the text reading gives, and "table" for
 the others, whose two readings give the same orderings.
 
@@ -466,7 +466,9 @@ def _show(f) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
 
 
-def _same(spec: dict, source: str) -> dict[str, Reading]:
+def one_reading(spec: dict, source: str) -> dict[str, Reading]:
+    """The readings of a method whose paper table and text agree: one :class:`Reading`, of
+    ``spec`` (fn, latex, plain) from ``source``, under both names "table" and "text"."""
     r = Reading(fn=spec["fn"], latex=spec["latex"], plain=spec["plain"], source=source)
     return {"table": r, "text": r}
 
@@ -480,7 +482,7 @@ def _two(table: dict, text: dict, text_source: str) -> dict[str, Reading]:
 
 _TABLE = 'Table "Objective functions" (Section 4)'
 
-#: Why each default reading is what it is (checked in tests/test_paper_orderings.py).
+#: Why each default reading is what it is (checked in tests/orderings/test_paper_orderings.py).
 DEFAULT_NOTES = {
     "mifs-u": "Table and text groupings always agree on which candidates are determinate and on "
     "their values (only the indeterminate form differs: at h(Vs) = 0 the table grouping gives "
@@ -504,7 +506,7 @@ def _register(m: Method) -> None:
     METHODS[m.key] = m
 
 
-_register(Method("mifs", "MIFS", "Battiti 1994", True, _same({**_MIFS, "fn": _mifs}, _TABLE)))
+_register(Method("mifs", "MIFS", "Battiti 1994", True, one_reading({**_MIFS, "fn": _mifs}, _TABLE)))
 _register(
     Method(
         "mifs-u", "MIFS-U", "Kwak and Choi 2002", True,
@@ -513,7 +515,7 @@ _register(
         notes=DEFAULT_NOTES["mifs-u"],
     )
 )
-_register(Method("mrmr", "mRMR", "Peng et al. 2005", False, _same({**_MRMR, "fn": _mrmr}, _TABLE)))
+_register(Method("mrmr", "mRMR", "Peng et al. 2005", False, one_reading({**_MRMR, "fn": _mrmr}, _TABLE)))
 _register(
     Method(
         "mmifs-u", "mMIFS-U", "Novovicova et al. 2007", False,
@@ -537,9 +539,9 @@ _register(
         notes=DEFAULT_NOTES["qmifs"],
     )
 )
-_register(Method("nmifs", "NMIFS", "Estevez et al. 2009", False, _same({**_NMIFS, "fn": _nmifs}, _TABLE)))
+_register(Method("nmifs", "NMIFS", "Estevez et al. 2009", False, one_reading({**_NMIFS, "fn": _nmifs}, _TABLE)))
 _register(
-    Method("maxmifs", "maxMIFS", "Pascoal et al. 2014", False, _same({**_MAXMIFS, "fn": _maxmifs}, _TABLE))
+    Method("maxmifs", "maxMIFS", "Pascoal et al. 2014", False, one_reading({**_MAXMIFS, "fn": _maxmifs}, _TABLE))
 )
 
 

@@ -17,7 +17,7 @@ arithmetic ``ops`` and a values view ``v``; the same definition runs in every wo
     MI(V_i; V_j | C), H(V_i, V_j, C), MI(C; V_T) and MI(C; V_i | V_T). A view may refuse a
     quantity it does not hold (a ``LookupError`` naming it).
 
-The implementations (tests/test_protocols.py checks each against these): the arithmetic of the
+The implementations (tests/orderings/test_protocols.py checks each against these): the arithmetic of the
 exact, tracing, float, bound-interval, atlas-interval and symbolic worlds; the views of the
 engine (:class:`~fstheory.engine.values.ScenarioValues`), of the float worlds
 (:class:`~fstheory.orderings.arithmetic.ArrayValues`,

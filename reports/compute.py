@@ -150,11 +150,11 @@ _ENGINES: dict = {}
 def _quantities(scenario: Scenario, params: dict, digits: int, keys) -> dict:
     """(value, provenance) of the quantities ``keys`` of one point
     (:meth:`fstheory.engine.evaluate.PointQuantities.get`), in a worker process."""
-    from fstheory.engine.derive import _Content
+    from fstheory.engine.derive import ScenarioContent
     from fstheory.engine.quantities import PointQuantities
 
     bound = scenario.bind(**params)
-    key = (_Content(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
+    key = (ScenarioContent(scenario), tuple(sorted((k, str(v)) for k, v in bound.params.items())), digits)
     engine = _ENGINES.get(key)
     if engine is None:
         engine = _ENGINES[key] = PointQuantities(bound, digits)
@@ -213,7 +213,8 @@ def _tasks(todo, digits: int, builders=()) -> list:
     return tasks
 
 
-def _run_task(kind: str, payload, digits: int):
+def _run_task(task):
+    kind, payload, digits = task
     if kind == "points":
         scenario, points, builders = payload
         return _points(scenario, points, digits, builders)
@@ -224,7 +225,7 @@ def _run_task(kind: str, payload, digits: int):
 def prefetch(points, digits: int, jobs: int = 1, builders=()) -> None:
     """Compute and keep the values of ``points`` (``(scenario, params, joint)`` triples; with
     ``joint`` also their joint values and relevance report) that are not kept yet, in ``jobs``
-    worker processes (joblib). The values are those of :func:`values_at` and
+    worker processes (:func:`fstheory.parallel.run_tasks`). The values are those of :func:`values_at` and
     :func:`relevance_at` whatever ``jobs`` is.
 
     With several workers the work is balanced: the points of a scenario with joint values are
@@ -249,11 +250,11 @@ def prefetch(points, digits: int, jobs: int = 1, builders=()) -> None:
         for scenario, params, joint, _ in sorted(todo, key=lambda t: t[2]):
             _point(scenario, params, digits, joint, None)
         return
-    from joblib import Parallel, delayed
+    from fstheory.parallel import run_tasks
 
     tasks = _tasks(todo, digits, tuple(builders))
-    results = Parallel(n_jobs=min(jobs, len(tasks)), batch_size=1)(
-        delayed(_run_task)(kind, payload, digits) for _, kind, payload in tasks)
+    results = run_tasks(_run_task, [(kind, payload, digits) for _, kind, payload in tasks],
+                        jobs=jobs)
     known: dict = {}
     for (_, kind, payload), result in zip(tasks, results):
         if kind == "points":

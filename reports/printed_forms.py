@@ -31,6 +31,8 @@ fstheory.reports.printed_forms.FormError: printed form "__import__('os')": unkno
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import sympy as sp
 
@@ -87,22 +89,24 @@ def exact_number(text: str, bound: BoundScenario):
     return value
 
 
-_LN_PHI: dict = {}
-
-
 def _ln_phi_expectation(c: mpmath.mpf, shape: mpmath.mpf) -> mpmath.mpf:
     """E[ln Phi(c A)], A ~ SN(0, 1, shape). As -A ~ SN(0, 1, -shape), the value at (-c, -shape)
     is the same: one integral serves both (kept per precision)."""
     if shape < 0:
         c, shape = -c, -shape
-    key = (c, shape, mpmath.mp.prec)
-    if key not in _LN_PHI:
+    return _ln_phi_integral(c, shape, mpmath.mp.prec)
 
-        def f(a):
-            return 2 * mpmath.npdf(a) * mpmath.ncdf(shape * a) * mpmath.log(mpmath.ncdf(c * a))
 
-        _LN_PHI[key] = mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
-    return _LN_PHI[key]
+@functools.lru_cache(maxsize=None)
+def _ln_phi_integral(c: mpmath.mpf, shape: mpmath.mpf, prec: int) -> mpmath.mpf:
+    """The integral of :func:`_ln_phi_expectation` at ``prec`` bits (a pure function of its
+    arguments: cached)."""
+
+    def f(a):
+        return 2 * mpmath.npdf(a) * mpmath.ncdf(shape * a) * mpmath.log(mpmath.ncdf(c * a))
+
+    with mpmath.workprec(prec):
+        return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
 
 
 def sn_product(c0: str, shape0: str, c1: str, shape1: str, scenario: Scenario,

@@ -9,7 +9,7 @@ depends on delta (the paper gives MI(C_k, X-Y) "only for delta = 0.5"; it holds 
 Entropies and the MI between features are not listed here: they are derived from the laws
 (:mod:`fstheory.theory.law_algebra`) and from the structure of the declarations.
 
-Derivations (checked against the numerical route in ``tests/test_second_route.py``):
+Derivations (checked against the numerical route in ``tests/theory/test_second_route.py``):
 
 * MI(C_k, X) = ln 2 - k/2. Given X = x, P(C=1 | x) = P(Y >= -x/k) = 1/2 + x/(2k delta), clipped
   to [0, 1]; it is strictly between 0 and 1 on |x| < k delta (probability k), where it is

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from fstheory.selection.estimators import BinnedBatch, pair_indices  # noqa: E402
-from fstheory.simulation.options import EstimatorOptions  # noqa: E402
+from fstheory.selection.options import EstimatorOptions  # noqa: E402
 from fstheory.simulation.sampler import ScenarioSampler  # noqa: E402
 from fstheory.simulation.study import PAPER_SIZES, run_study  # noqa: E402
 

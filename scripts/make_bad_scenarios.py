@@ -1,4 +1,4 @@
-"""Write the corpus of malformed scenario files used by tests/test_scenario_file.py.
+"""Write the corpus of malformed scenario files used by tests/scenarios/test_scenario_file.py.
 
 Each file is tests/data/scenarios/tiny.toml (a valid scenario) with one mistake. The expected
 line of the error is found here from an anchor text in the mutated file (not from the reader), and

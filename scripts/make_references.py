@@ -3,7 +3,7 @@
 The second route (fstheory.theory.numeric: quadrature from the base laws' densities and CDFs, no closed
 form) is slow for some shapes of quantity (MI between a square and a difference of normals: a
 nested quadrature), so, as scipy does with its mpmath reference files, its values are computed
-once by this script and stored beside the tests. ``tests/test_second_route`` checks the closed
+once by this script and stored beside the tests. ``tests/theory/test_second_route`` checks the closed
 forms against them to >= 25 significant digits, and re-runs the fast part of the numerical route
 live to check that this file still matches the code.
 
@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,14 +94,15 @@ def compute(case) -> dict:
 
 
 def main() -> None:
+    from fstheory.parallel import run_tasks
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", choices=sorted(OUT), default="paper",
                     help="paper: Scenarios I and II; laplace: Scenario III")
     args = ap.parse_args()
     todo = CASES if args.set == "paper" else LAPLACE_CASES
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        cases = list(pool.map(compute, todo))
+    cases = run_tasks(compute, todo, jobs=args.jobs)
     for c in cases:
         c.pop("seconds")
     data = {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Record the selector's and the histogram estimator's outputs on a fixed battery of small cases
-(tests/data/selector_reference.json), for tests/test_selector_scale.py to compare bit for bit.
+(tests/data/selector_reference.json), for tests/selection/test_selector_scale.py to compare bit for bit.
 
 The stored file was written by the dense implementation (one F x F matrix per pair quantity,
 numpy bincount over F x n temporaries) that the memory-lean one replaced; the test checks that
@@ -127,7 +127,7 @@ def selector_cases() -> list:
 def estimator_cases() -> list:
     """BinnedBatch on study-like batches (several replications) under every option."""
     from fstheory.selection.estimators import BinnedBatch
-    from fstheory.simulation.options import EstimatorOptions
+    from fstheory.selection.options import EstimatorOptions
 
     rng = np.random.default_rng(5)
     x = rng.uniform(-1, 1, (7, 6, 450))

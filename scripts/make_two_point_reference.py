@@ -5,7 +5,7 @@ II and III by the generic numerical route (nested quadrature over the fibres,
 Since the engine now takes these pairs by the integral over directions of
 :mod:`fstheory.theory.two_point_fibre` (and Scenario I's by exact areas), the generic route is
 their second route; it costs 10-30 s a value, so, as for ``make_references.py``, its values are
-computed once by this script and stored beside the tests (``tests/test_two_point_fibre.py``).
+computed once by this script and stored beside the tests (``tests/theory/test_two_point_fibre.py``).
 
 Usage: ``python scripts/make_two_point_reference.py`` (a few minutes on one core).
 """

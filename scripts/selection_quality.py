@@ -39,11 +39,12 @@ sys.path.insert(0, str(HERE))
 import peers  # noqa: E402
 
 from fstheory.orderings.methods import METHODS  # noqa: E402
+from fstheory.parallel import run_tasks  # noqa: E402
 from fstheory.selection import MIFeatureSelector  # noqa: E402
 from fstheory.selection.estimators import BinnedBatch  # noqa: E402
 from fstheory.selection.greedy import greedy, set_hits  # noqa: E402
 from fstheory.selection.values import HistogramValues  # noqa: E402
-from fstheory.simulation.options import SelectionOptions  # noqa: E402
+from fstheory.selection.options import SelectionOptions  # noqa: E402
 from fstheory.simulation.sampler import ScenarioSampler  # noqa: E402
 from fstheory.simulation.study import chunk_rng, derive_optimal_sets  # noqa: E402
 
@@ -79,8 +80,9 @@ def parse_sets(text: str) -> dict:
     return out
 
 
-def _peer_sample(x: np.ndarray, y: np.ndarray, steps: int) -> dict:
-    """Every installed peer's first ``steps`` selections on one sample (x (F, n))."""
+def _peer_sample(task) -> dict:
+    """Every installed peer's first ``steps`` selections on one sample ``(x (F, n), y, steps)``."""
+    x, y, steps = task
     return {name: run(x.T, y, steps) for name, run in peers.installed().items() if run is not None}
 
 
@@ -90,8 +92,6 @@ def _hit(order, sets) -> bool:
 
 def cell(sampler, base, k, n, sets, jobs) -> dict:
     """Hits of every row (ours and peers) over the replications of one (scenario, k, n)."""
-    from joblib import Parallel, delayed
-
     x = sampler.features(base)
     c = sampler.classes(base)
     steps = max(2, max(len(S) for S in sets))
@@ -105,7 +105,7 @@ def cell(sampler, base, k, n, sets, jobs) -> dict:
                                   n_features_to_select=steps).fit(x[0].T, c[0])
         assert check.order_.tolist() == sel[0][: len(check.order_)].tolist(), (key, beta, gamma)
     yc = c.astype(np.int64)
-    results = Parallel(n_jobs=jobs)(delayed(_peer_sample)(x[r], yc[r], steps) for r in range(x.shape[0]))
+    results = run_tasks(_peer_sample, [(x[r], yc[r], steps) for r in range(x.shape[0])], jobs=jobs)
     for name in peers.PEERS:
         if results and name in results[0]:
             hits[name] = sum(_hit(res[name], sets) for res in results)

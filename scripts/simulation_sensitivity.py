@@ -65,7 +65,7 @@ def grid_scan(reps: int, seed: int, n: int = 1000, axes=(4, 5, 6, 8, 10, 12, 14,
     """Mean MI(X, Y^2) and MI(X, X-Y) (Scenario I, the study's n = 1000 draws) for bivariate grids
     of b equal-width bins per axis: with the marginals of the same grid ("consistent", the discrete
     MI of the labels) and with the m-bin marginals ("mixed")."""
-    from fstheory.selection.estimators import _count, bin_labels, entropy_from_counts, grid
+    from fstheory.selection.estimators import count_histograms, bin_labels, entropy_from_counts, grid
 
     s = ScenarioSampler.from_registry("uniform", {"k": "0.2"})
     sums = {b: np.zeros(4) for b in axes}
@@ -77,9 +77,9 @@ def grid_scan(reps: int, seed: int, n: int = 1000, axes=(4, 5, 6, 8, 10, 12, 14,
             start, scale, width = grid(batch._lo, batch._hi, b, "range")
             lab = bin_labels(x, start, scale, b)
             w = width[..., 0]
-            hb = entropy_from_counts(_count(lab, b), n, batch.table) + np.log(w)
+            hb = entropy_from_counts(count_histograms(lab, b), n, batch.table) + np.log(w)
             for col, j in ((0, 1), (1, 2)):
-                hij = entropy_from_counts(_count((lab[:, 0] * b + lab[:, j])[:, None, :], b * b)[:, 0], n,
+                hij = entropy_from_counts(count_histograms((lab[:, 0] * b + lab[:, j])[:, None, :], b * b)[:, 0], n,
                                           batch.table) + np.log(w[:, 0] * w[:, j])
                 sums[b][col] += (hb[:, 0] + hb[:, j] - hij).sum()
                 sums[b][2 + col] += (h[:, 0] + h[:, j] - hij).sum()

@@ -11,7 +11,7 @@ Formulas (paper Section 8 and properties (d), (e) of Section 2):
 * ``MI(Vi, Vj) = h(Vi) + h(Vj) - h(Vi, Vj)`` (property (d)).
 
 Where the paper is silent (grid of the bivariate histogram, binning of h(V | C), placement of the
-edges) the choice is an :class:`~fstheory.simulation.options.EstimatorOptions` field.
+edges) the choice is an :class:`~fstheory.selection.options.EstimatorOptions` field.
 
 Used by the selector (:class:`fstheory.selection.MIFeatureSelector`, one sample: ``reps = 1``) and
 by the simulation study (:mod:`fstheory.simulation.study`, many replications at once).
@@ -22,7 +22,7 @@ The histograms are counted by compiled loops (:mod:`fstheory.selection.kernels`)
 in place (any memory layout) and keep only small-integer bin labels, so there is no Python loop
 over samples, replications, features or pairs, and no temporary of the size of ``x``; the counts
 are turned into entropies here, by numpy (:func:`entropy_from_counts`). :func:`bin_labels` and
-:func:`_count` are the same labels and counts written with numpy, the second route of the tests.
+:func:`count_histograms` are the same labels and counts written with numpy, the second route of the tests.
 
 ``sum_j c_j ln c_j`` is read from a table of ``c ln c`` for c = 0..n (exact same float for a given
 count whatever the path), which also makes the estimator cheap.
@@ -47,7 +47,7 @@ import numpy as np
 
 from fstheory.selection import kernels
 from fstheory.selection.kernels import label_dtype
-from fstheory.simulation.options import EstimatorOptions
+from fstheory.selection.options import EstimatorOptions
 
 __all__ = [
     "n_bins",
@@ -164,7 +164,7 @@ def bin_labels(x: np.ndarray, start, scale, m) -> np.ndarray:
     return labels
 
 
-def _count(labels: np.ndarray, n_cells: int) -> np.ndarray:
+def count_histograms(labels: np.ndarray, n_cells: int) -> np.ndarray:
     """Counts of every histogram of a batch: ``labels`` (..., n) in [0, n_cells) -> (..., n_cells)."""
     batch = labels.shape[:-1]
     n_hist = int(np.prod(batch, dtype=np.int64))
@@ -298,7 +298,7 @@ class BinnedBatch:
         else:
             raise ValueError("c must be bool or non-negative integer class codes")
         codes = np.ascontiguousarray(c_arr, dtype=np.intp)
-        nc = _count(codes, K)  # (reps, K)
+        nc = count_histograms(codes, K)  # (reps, K)
         self._class = (c, codes, K, nc)
         return codes, K, nc
 

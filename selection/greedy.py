@@ -9,7 +9,7 @@ Greedy rules (as :mod:`fstheory.orderings.greedy`, Section 7 of the paper):
 1. the first feature maximises MI(C, V_i);
 2. then every remaining candidate's objective is evaluated and the largest wins;
 3. near-ties are decided by plain float comparison (``ties="exact"``, the default) or go to the
-   lower feature index (``ties="relative"``), see :mod:`fstheory.simulation.options`;
+   lower feature index (``ties="relative"``), see :mod:`fstheory.selection.options`;
 4. a NaN objective (0/0, 0*inf, inf-inf in floats) cannot be chosen; if every remaining
    candidate is NaN the selection stops there for that replication (selected index -1).
 
@@ -32,7 +32,7 @@ import numpy as np
 
 from fstheory.orderings.arithmetic import FLOAT_OPS
 from fstheory.orderings.methods import Method, get_method
-from fstheory.simulation.options import SelectionOptions
+from fstheory.selection.options import SelectionOptions
 
 __all__ = ["FloatValues", "greedy", "first_feature", "pick", "float_ops", "set_hits"]
 

@@ -4,7 +4,7 @@ histogram counts and the joint sums of ``c ln c``, with no temporary larger than
 Every function here counts; none computes an entropy. The estimator turns the counts into
 entropies with :func:`fstheory.selection.estimators.entropy_from_counts`, so a count array made
 here and the one :func:`numpy.bincount` makes from the same labels give the same floats, bit for
-bit (tests/test_selector_scale.py checks both routes on every estimator option).
+bit (tests/selection/test_selector_scale.py checks both routes on every estimator option).
 
 Arrays: a batch ``x`` is ``(reps, F, n)`` float64 in any memory layout (the selector passes the
 transpose of its ``(n, F)`` input, a view); labels are ``(reps, F, n)`` in the smallest unsigned

@@ -17,7 +17,7 @@ Estimates (:mod:`fstheory.selection.estimators`, :mod:`fstheory.selection.knn`):
     h(V) = H_binned + ln(Delta); MI(C, V) = h(V) - h(V | C) with h(V | C) binned per class;
     MI(Vi, Vj) on the bivariate grid of ``histogram_options["joint"]`` (default ceil(sqrt(m))
     bins per axis). The choices the paper leaves open are the fields of
-    :class:`fstheory.simulation.options.EstimatorOptions`, passed as ``histogram_options``.
+    :class:`fstheory.selection.options.EstimatorOptions`, passed as ``histogram_options``.
 ``estimator="knn"``
     Kozachenko-Leonenko entropies, Kraskov-Stoegbauer-Grassberger MI between continuous features,
     Ross (2014) MI between a continuous feature and a discrete one (the class), with
@@ -77,7 +77,7 @@ from fstheory.selection import kernels
 from fstheory.selection.estimators import BinnedBatch, n_bins
 from fstheory.selection.greedy import greedy
 from fstheory.selection.values import HistogramValues, KnnValues
-from fstheory.simulation.options import EstimatorOptions, SelectionOptions
+from fstheory.selection.options import EstimatorOptions, SelectionOptions
 from fstheory.theory.extended import xr
 
 __all__ = ["MIFeatureSelector", "SelectionStep", "Indeterminate"]
@@ -221,7 +221,7 @@ class MIFeatureSelector(SelectorMixin, BaseEstimator):
         feature with 60 levels at n_samples = 2000 (ceil(sqrt(2000)) = 45) among them. Pass a
         mask or indices to decide; ``discrete_features_`` and :meth:`explain` say what was used.
     histogram_options : dict or None, default=None
-        Fields of :class:`fstheory.simulation.options.EstimatorOptions` (``joint``,
+        Fields of :class:`fstheory.selection.options.EstimatorOptions` (``joint``,
         ``conditional``, ``edges``) for ``estimator="histogram"``.
     n_neighbors : int, default=3
         k of the kNN estimators.

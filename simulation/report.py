@@ -28,8 +28,9 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
+from fstheory.parallel import Progress
 from fstheory.reports.atomic import staged_output
 from fstheory.simulation.study import (
     MEAN_QUANTITIES,
@@ -419,7 +420,7 @@ def reproduce(
     scheduler=None,
     estimator=None,
     ties: str = "exact",
-    progress: Callable[[int, int], None] | None = None,
+    progress: "Progress | None" = None,
     optimal_sets=None,
 ) -> dict:
     """Run the full study of Section 8 and write every output under ``out``.

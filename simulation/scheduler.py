@@ -17,6 +17,7 @@ this process, ``LocalCluster(processes=False)``) is given to the client directly
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import struct
 import threading
@@ -202,3 +203,19 @@ def connect(scheduler, timeout: float = DEFAULT_CONNECT_TIMEOUT):
     raise SimulationInputError(
         f"parameter 'scheduler': cannot connect to the Dask scheduler at {address!r} "
         f"({str(detail).splitlines()[0][:200] if str(detail) else type(detail).__name__})")
+
+
+@contextlib.contextmanager
+def connected(scheduler, timeout: float = DEFAULT_CONNECT_TIMEOUT):
+    """The ``distributed.Client`` of ``scheduler`` inside the block (:func:`connect`; None stays
+    None, a Client is used as it is): what :func:`fstheory.parallel.run_tasks` is given. A client
+    made here for an address is closed at the end of the block."""
+    if scheduler is None:
+        yield None
+        return
+    client = connect(scheduler, timeout)
+    try:
+        yield client
+    finally:
+        if client is not scheduler:
+            client.close()

@@ -9,8 +9,8 @@ base variables from ``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=
 n, chunk))))``, evaluates the features, bins them once, and then, for every k, computes the class,
 the estimates and the first two selections of every method row. The k values share the feature
 draws (common random numbers; only the class changes). Results are reduced in chunk order, so a
-seed gives bit-identical results whatever the number of jobs or the backend (local processes
-through joblib, or a Dask cluster through joblib's dask backend).
+seed gives bit-identical results whatever the number of jobs or the backend
+(:func:`fstheory.parallel.run_tasks`: local processes or a Dask cluster).
 
 A replication is a *hit* for a method row when its first |S| selected features form one of the
 relevance-optimal sets S of the bound scenario, unordered (for the paper's scenarios the five
@@ -30,21 +30,22 @@ says ("beta = 0 removes the redundancy component").
 from __future__ import annotations
 
 import math
-import os
 import platform
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 import numpy as np
 
+from fstheory.parallel import Progress, run_tasks
 from fstheory.orderings.methods import MethodError, get_method
 from fstheory.simulation.errors import SimulationInputError
 from fstheory.selection.estimators import BinnedBatch
 from fstheory.selection.values import HistogramValues
-from fstheory.simulation.options import EstimatorOptions, SelectionOptions
-from fstheory.scenarios.declaration import Scenario
+from fstheory.selection.options import EstimatorOptions, SelectionOptions
+from fstheory.scenarios.declaration import ParameterError, Scenario
+from fstheory.simulation.scheduler import connected
 from fstheory.simulation.sampler import Keyed, ScenarioSampler, resolve_scenario, scenario_fingerprint
 from fstheory.selection.greedy import first_feature, greedy, set_hits
 
@@ -77,9 +78,6 @@ MAX_REPS = 10_000_000
 
 #: Replications x observations per chunk (memory of one chunk: about 10 x this many floats).
 CHUNK_OBSERVATIONS = 250_000
-#: most local worker processes per core (a larger ``jobs`` starts no more than this, and never
-#: more than there are chunks)
-LOCAL_WORKERS_PER_CORE = 2
 
 @dataclass(frozen=True)
 class MethodRow:
@@ -398,52 +396,6 @@ def _run_chunk(job: _Job) -> dict:
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-# ----- execution ---------------------------------------------------------------------------------
-
-
-def _execute(func, jobs_list: Sequence, n_jobs: int, scheduler, progress, weights) -> list:
-    """Run ``func`` on every job in order; results in job order; ``progress(done, total)``."""
-    total = int(sum(weights))
-    done = 0
-    if progress is not None:
-        progress(0, total)
-    results = []
-    if scheduler is None and n_jobs == 1:
-        for job, w in zip(jobs_list, weights):
-            results.append(func(job))
-            done += w
-            if progress is not None:
-                progress(done, total)
-        return results
-    from joblib import Parallel, delayed, parallel_config
-
-    client = None
-    if scheduler is not None:
-        from fstheory.simulation.scheduler import connect
-
-        client = connect(scheduler)
-        backend = parallel_config(backend="dask")
-        n_jobs = -1 if n_jobs == 1 else n_jobs
-    else:
-        backend = parallel_config(backend="loky")
-        # never more local workers than chunks, nor more than a few per core (-1: every core)
-        cores = os.cpu_count() or 1
-        n_jobs = cores if n_jobs == -1 else n_jobs
-        n_jobs = max(1, min(n_jobs, len(jobs_list), LOCAL_WORKERS_PER_CORE * cores))
-    try:
-        with backend:
-            gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(j) for j in jobs_list)
-            for res, w in zip(gen, weights):
-                results.append(res)
-                done += w
-                if progress is not None:
-                    progress(done, total)
-    finally:
-        if client is not None and client is not scheduler:
-            client.close()
-    return results
-
-
 # ----- the study ---------------------------------------------------------------------------------
 
 
@@ -474,6 +426,15 @@ class StudyResult:
         raise KeyError((scenario, k, n, method, beta, reading))
 
 
+def _study_input(make, *args):
+    """``make(*args)``, an option of the selection, with a bad choice reported as the study's
+    input error (the same one-line message)."""
+    try:
+        return make(*args)
+    except ParameterError as exc:
+        raise SimulationInputError(str(exc)) from None
+
+
 def _validate_common(reps, seed, jobs):
     reps = _int_in("reps", reps, 1, MAX_REPS)
     seed = _int_in("seed", seed, 0, 2**63 - 1)
@@ -498,7 +459,7 @@ def run_study(
     rtol: float = 1e-9,
     params: Mapping[str, Mapping[str, object]] | None = None,
     zero_beta: str = "explicit",
-    progress: Callable[[int, int], None] | None = None,
+    progress: "Progress | None" = None,
     optimal_sets=None,
 ) -> StudyResult:
     """Frequency of a relevance-optimal first set for every (scenario, k, n, method row).
@@ -516,11 +477,12 @@ def run_study(
         backend instead of local processes
     methods : rows, each a :class:`MethodRow`, a method name, ``(method, beta)`` or a mapping;
         default :data:`PAPER_ROWS`
-    estimator : :class:`~fstheory.simulation.options.EstimatorOptions` or a mapping of its fields
-    ties, rtol : near-tie rule of the selection (:class:`~fstheory.simulation.options.SelectionOptions`)
+    estimator : :class:`~fstheory.selection.options.EstimatorOptions` or a mapping of its fields
+    ties, rtol : near-tie rule of the selection (:class:`~fstheory.selection.options.SelectionOptions`)
     params : optional extra scenario parameters per scenario, e.g. ``{"uniform": {"delta": 1}}``
     zero_beta : passed to the objectives ("explicit" or "drop"; the same in floats)
-    progress : called as ``progress(done, total)`` in observations (replications x n)
+    progress : :class:`fstheory.parallel.Progress`, called as ``progress("observations", done,
+        total)`` in observations (replications x n)
     optimal_sets : None (default: derived by the engine for every scenario and k, see
         :func:`derive_optimal_sets`), a mapping from scenario name to its sets (each an iterable
         of 0-based feature indices, of any size), or a function of the bound scenario returning
@@ -540,8 +502,8 @@ def run_study(
     sizes = _sizes(sizes)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
     rows = _rows(methods)
-    est = EstimatorOptions.from_mapping(estimator)
-    sel = SelectionOptions(ties, rtol)
+    est = _study_input(EstimatorOptions.from_mapping, estimator)
+    sel = _study_input(SelectionOptions, ties, rtol)
     if zero_beta not in ("explicit", "drop"):
         raise SimulationInputError(f"parameter 'zero_beta' must be one of explicit, drop (got {zero_beta!r})")
     per_scenario = _params(scenarios, params)
@@ -566,7 +528,9 @@ def run_study(
                 jobs_list.append(_Job(objs[s], ptuple, ks, n, chunk, size, seed, rows, est, sel, zero_beta,
                                       fingerprints[s], optimal[s]))
                 weights.append(size * n)
-    results = _execute(_run_chunk, jobs_list, jobs, scheduler, progress, weights)
+    with connected(scheduler) as client:
+        results = run_tasks(_run_chunk, jobs_list, jobs=jobs, scheduler=client, progress=progress,
+                            label="observations", weights=weights)
 
     # reduce in chunk order (integers: exact whatever the order, kept ordered anyway)
     acc: dict = {}
@@ -676,7 +640,7 @@ def mean_estimates(
     scheduler=None,
     estimator=None,
     params: Mapping[str, object] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: "Progress | None" = None,
 ) -> MeanEstimates:
     """Mean estimates of MI(C, V1..V4), MI(V1, V3), MI(V1, V4) (paper Table "Estimated (mean of
     the) MI", Scenario I, k = 0.2, n = 1000), on the same draws as :func:`run_study` with the
@@ -685,12 +649,14 @@ def mean_estimates(
     (kv,) = _ks(k)
     n = _int_in("n", n, 2, MAX_N)
     reps, seed, jobs = _validate_common(reps, seed, jobs)
-    est = EstimatorOptions.from_mapping(estimator)
+    est = _study_input(EstimatorOptions.from_mapping, estimator)
     ptuple = tuple(sorted(_params((scenario.name,), {scenario.name: params or {}})[scenario.name].items()))
     sampler = _sampler(scenario, ptuple, kv)
     fp = scenario_fingerprint(scenario)
     jobs_list = [_MeanJob(scenario, ptuple, kv, n, c, size, seed, est, fp) for c, size in chunk_plan(n, reps)]
-    results = _execute(_mean_chunk, jobs_list, jobs, scheduler, progress, [j.size * n for j in jobs_list])
+    with connected(scheduler) as client:
+        results = run_tasks(_mean_chunk, jobs_list, jobs=jobs, scheduler=client, progress=progress,
+                            label="observations", weights=[j.size * n for j in jobs_list])
     total = np.zeros_like(results[0])
     for r in results:
         total = total + r

@@ -4,7 +4,7 @@ Nothing here imports the engine's derivation, evaluation or ordering code: the c
 derived below (by hand, with sympy doing the integrals in ``scripts/atlas3d_reference.py``), the
 objectives are written from their published definitions, and the greedy selection and the
 extended-real arithmetic are this module's own. ``scripts/atlas3d_reference.py`` uses it to
-write ``tests/data/atlas3d_reference.json``; ``tests/test_atlas_3d_closed.py`` checks the engine
+write ``tests/data/atlas3d_reference.json``; ``tests/atlas/test_atlas_3d_closed.py`` checks the engine
 against both.
 
 Scenario I: X, Y, Z, W i.i.d. Unif(-delta, delta); features (0-based) V0..V9 = X, 3X+1, Y^2,

@@ -105,7 +105,7 @@ from flint import acb, arb, ctx
 
 from fstheory.theory.quadrature import flint_precision
 from fstheory.theory.symbolic import exact_nsimplify
-from fstheory.theory.two_point_fibre import _angles_of_form, _quadratic_zeros, g_series
+from fstheory.theory.two_point_fibre import angles_of_form, quadratic_zeros, g_series
 
 __all__ = ["DirectionWeight", "cone_entropy_ball", "cone_entropy_at", "cone_entropy_derivative_ball",
            "NoConeEnclosure"]
@@ -134,7 +134,7 @@ PMAX = arb("0.174")
 BOXES = 4
 
 
-def _g(m: int, c: arb) -> arb:
+def g_at_precision(m: int, c: arb) -> arb:
     """g_m(c) for c > 0 (:func:`~fstheory.theory.two_point_fibre.g_series`), at a precision
     raised by twice the bits of 1/c: the closed form in eta_s(1/c) cancels that many."""
     mag = c.lower()
@@ -225,7 +225,7 @@ class DirectionWeight:
         if self.m == 0:
             M = [Tq[0][0] ** 2 + Tq[1][0] ** 2 - 1, Tq[0][0] * Tq[0][1] + Tq[1][0] * Tq[1][1],
                  Tq[0][1] ** 2 + Tq[1][1] ** 2 - 1]  # |Te|^2 - 1 = e' (T'T - I) e
-            kinks += _quadratic_zeros(M[0], 2 * M[1], M[2])
+            kinks += quadratic_zeros(M[0], 2 * M[1], M[2])
         else:
             forms = [[1, 0], [0, 1], Tq[0], Tq[1]]
             # c = 0 on a piece of fixed signs: (u_0 T[0] + u_1 T[1] - s) . e = 0
@@ -236,7 +236,7 @@ class DirectionWeight:
                             forms.append([u0 * Tq[0][0] + u1 * Tq[1][0] - s0,
                                           u0 * Tq[0][1] + u1 * Tq[1][1] - s1])
             for form in forms:
-                kinks += _angles_of_form(form)
+                kinks += angles_of_form(form)
         # T preserves the density (c = 0 everywhere: T'T = I, or for Laplace a signed
         # permutation): w is m! ln 2 times its factor, analytic
         if self.m == 0:
@@ -280,7 +280,7 @@ class DirectionWeight:
         """g_m at an exact point c >= 0 (a ball)."""
         if c < arb(2) ** -(ctx.prec // 2):
             return self.gmax + arb(0, (c * c).upper())
-        return _g(self.m, c)
+        return g_at_precision(self.m, c)
 
     def w_ball(self, ball: arb) -> arb:
         """w over a real ball of directions, a rigorous enclosure: g_m is decreasing in c >= 0
@@ -650,6 +650,10 @@ def cone_entropy_derivative_ball(weight: DirectionWeight, a, sym, t0: arb, t1: a
 
 @functools.lru_cache(maxsize=64)
 def _weight(kind: str, T: tuple, prec: int) -> DirectionWeight:
+    """The weight of (kind, T) used at ``prec`` bits, by content. Its Chebyshev models are
+    built on first use, piece by piece, each with a fresh bisection budget and only ever at
+    ``prec``: a piece's models are a function of (kind, T, prec, piece) alone, so the object
+    kept here gives the same balls whatever was asked of it before."""
     return DirectionWeight(kind, T)
 
 

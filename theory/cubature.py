@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from flint import acb, arb, ctx
 
-from fstheory.theory.quadrature import QuadratureError, _check_time, flint_precision, spend
+from fstheory.theory.quadrature import QuadratureError, check_time, flint_precision, spend
 
 __all__ = ["rectangle", "cell", "MAX_NODES"]
 
@@ -150,7 +150,7 @@ def rectangle(f, a: arb, b: arb, c: arb, d: arb, tol: arb, depth: int = 0, floor
     bounds, with ``analytic=True``: it must then return a non-finite ball where it is not
     holomorphic). Raises :class:`~fstheory.theory.quadrature.QuadratureError` when a rectangle
     cannot be brought below its share after :data:`MAX_DEPTH` bisections."""
-    _check_time()
+    check_time()
     floor = tol / _FLOOR if floor is None else floor
     hx, hy = (b - a) / 2, (d - c) / 2
     cx, cy = (a + b) / 2, (c + d) / 2

@@ -454,7 +454,7 @@ def fibre_densities(fibre: Fibre, q, acc: Accuracy, with_class: bool):
             return parts[0] + parts[1], parts[0], parts[1]
         return parts[0]
 
-    vbox = _feature_range(fibre.feature, full_syms, [box_of(c, acc) for c in coords])
+    vbox = feature_range(fibre.feature, full_syms, [box_of(c, acc) for c in coords])
 
     def breakpoints(lo, hi):
         return cutset.breakpoints(0, (), lo, hi)
@@ -542,7 +542,7 @@ def _closed_fibre(us, others, a, r, q):
     return inner
 
 
-def _feature_range(feature, syms, boxes) -> tuple:
+def feature_range(feature, syms, boxes) -> tuple:
     """An interval containing the feature's values on the product of the boxes."""
     f = compile_expr(feature, syms)
     balls = [arb((lo + hi) / 2, (hi - lo) / 2) for lo, hi in boxes]

@@ -46,7 +46,7 @@ from flint import acb, arb, ctx
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.cells import CutSet
-from fstheory.theory.expectation import _feature_range, box_of, support_cuts
+from fstheory.theory.expectation import feature_range, box_of, support_cuts
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import QuadratureError, arb_integral, certified, spend
 from fstheory.theory.univariate import Accuracy
@@ -128,7 +128,7 @@ class _Fibre:
                 if r.free_symbols:
                     raise _NotHere
                 self.singular.append((r, alpha))
-        lo, hi = _feature_range(f, [c.symbol for c in coords],
+        lo, hi = feature_range(f, [c.symbol for c in coords],
                                 [box_of(c, acc) for c in coords])
         self.vlo, self.vhi = arb(lo), arb(hi)
         if self.fold is not None:

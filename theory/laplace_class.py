@@ -82,7 +82,7 @@ from flint import acb, arb, ctx
 from fstheory.theory.interrupts import acb_integral
 from fstheory.theory.arbexpr import NoEnclosure
 from fstheory.theory.class_pairs import recognise_pair
-from fstheory.theory.skew_normal import _g_ratio, _series
+from fstheory.theory.skew_normal import g_ratio, bounded_series
 
 __all__ = ["WHICH", "class_mi_ball", "class_mi_derivative_ball", "class_mi_expression",
            "recognise"]
@@ -146,7 +146,7 @@ def class_mi_ball(which: str, k: arb, k1: arb | None = None) -> arb:
 
 def _expm1_ratio(v: acb) -> acb:
     """M(v) = -expm1(-v) / v = sum_n (-v)^n / (n+1)!."""
-    return _series(-v, lambda n: arb(1) / arb.fac_ui(n + 1))
+    return bounded_series(-v, lambda n: arb(1) / arb.fac_ui(n + 1))
 
 
 def _small_y(k: arb, R: int) -> arb:
@@ -156,7 +156,7 @@ def _small_y(k: arb, R: int) -> arb:
     def f(u, analytic):
         m = _expm1_ratio(kk * u)
         t = kk * u * m
-        return (-u).exp() * u * u * m * m * _g_ratio(t * t)
+        return (-u).exp() * u * u * m * m * g_ratio(t * t)
 
     tail = arb(2).log() * (-arb(R)).exp() * (R * R + 2 * R + 2)
     return k * k * (_integral(f, R) + arb(tail / 2, tail / 2))
@@ -169,7 +169,7 @@ def _small_difference(c: arb, R: int) -> arb:
     def f(d, analytic):
         r = d / (1 + d)
         t = cc * r
-        return (1 + d) * (-d).exp() * r * r * _g_ratio(t * t) / 2
+        return (1 + d) * (-d).exp() * r * r * g_ratio(t * t) / 2
 
     tail = arb(2).log() / 2 * (R + 2) * (-arb(R)).exp()
     return c * c * (_integral(f, R) + arb(tail / 2, tail / 2))

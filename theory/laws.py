@@ -23,7 +23,7 @@ entropy from Lazo & Rathie 1978 as cited in Section 6), ``SkewNormal`` (Azzalini
 of X given the class in Scenario II).
 
 Every closed-form entropy is checked against the numerical integral of ``-f ln f`` in
-``tests/test_laws.py``.
+``tests/theory/test_laws.py``.
 """
 
 from __future__ import annotations

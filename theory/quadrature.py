@@ -145,7 +145,9 @@ def time_limit(seconds: float):
         _DEADLINES.pop()
 
 
-def _check_time() -> None:
+def check_time() -> None:
+    """Raise QuadratureTimeout once the earliest enclosing :func:`time_limit` has run out;
+    called between the panels of a quadrature or a cubature."""
     if _DEADLINES:
         deadline, seconds = min(_DEADLINES)
         if time.monotonic() > deadline:
@@ -225,7 +227,7 @@ def _tanh_sinh(f, a: arb, b: arb, tol: arb, max_level: int, rel, n: int):
     totals = [arb(0)] * n
     history = []
     for level in range(max_level + 1):
-        _check_time()
+        check_time()
         nodes = _level_nodes(level, bits)
         spend(2 * len(nodes))
         sums = [arb(0)] * n
@@ -407,7 +409,7 @@ def arb_integral(g, a, b, **options):
             if calls[0] >= 64:
                 spend(calls[0])
                 calls[0] = 0
-                _check_time()
+                check_time()
             v = g(z, analytic)
         except BaseException as exc:  # noqa: BLE001 -- re-raised below, outside arb
             failure.append(exc)

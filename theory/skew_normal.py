@@ -107,7 +107,7 @@ def skew_normal_mi_ball(mu: arb) -> arb:
     return arb(2).log() - val.real - arb(0, tail)  # the tail is >= 0: widen down by it
 
 
-def _series(z: acb, coefficient) -> acb:
+def bounded_series(z: acb, coefficient) -> acb:
     """sum_n c_n z^n with |c_n| <= 1 and |z| < 1/2: summed until |z|^n falls below
     2^-(prec+10), the rest bounded by 2 |z|^n (geometric). A non-finite ball where |z| may
     reach 1/2 (inside ``acb.integral`` that makes it bisect the box; an integrand must not
@@ -132,13 +132,13 @@ def _series(z: acb, coefficient) -> acb:
 def _erf_ratio(x: acb) -> acb:
     """E(x) = erf(x / sqrt 2) / x = sqrt(2/pi) sum_n (-1)^n (x^2/2)^n / (n! (2n+1))."""
     y2 = x * x / 2
-    terms = _series(y2, lambda n: arb(-1 if n % 2 else 1) / (arb.fac_ui(n) * (2 * n + 1)))
+    terms = bounded_series(y2, lambda n: arb(-1 if n % 2 else 1) / (arb.fac_ui(n) * (2 * n + 1)))
     return (2 / arb.pi()).sqrt() * terms
 
 
-def _g_ratio(s: acb) -> acb:
+def g_ratio(s: acb) -> acb:
     """G(s) = sum_{n >= 1} s^(n-1) / (2n (2n-1))."""
-    return _series(s, lambda n: arb(1) / ((2 * n + 2) * (2 * n + 1)))
+    return bounded_series(s, lambda n: arb(1) / ((2 * n + 2) * (2 * n + 1)))
 
 
 def _small_mu_ball(mu: arb) -> arb:
@@ -150,7 +150,7 @@ def _small_mu_ball(mu: arb) -> arb:
         x = m * v
         e = _erf_ratio(x)
         t = x * e
-        return 2 * (-(v * v) / 2).exp() / rt * v * v * e * e * _g_ratio(t * t)
+        return 2 * (-(v * v) / 2).exp() / rt * v * v * e * e * g_ratio(t * t)
 
     val = acb_integral(f, 0, T)
     if not val.real.is_finite():

@@ -492,7 +492,7 @@ class ConeIntegral:
     error: mpmath.mpf
 
 
-def _angles_of_form(v) -> list:
+def angles_of_form(v) -> list:
     """Both angles in [0, 2 pi) of the directions e with v . e = 0, as balls (v exact)."""
     v0, v1 = (arb(sp.Rational(x).p) / sp.Rational(x).q for x in v)
     if v0 == 0 and v1 == 0:
@@ -538,11 +538,11 @@ def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegra
         if kind == "normal":
             M = [T[0][0] ** 2 + T[1][0] ** 2 - 1, T[0][0] * T[0][1] + T[1][0] * T[1][1],
                  T[0][1] ** 2 + T[1][1] ** 2 - 1]  # |Te|^2 - 1 = e' (T'T - I) e
-            cuts += _quadratic_zeros(M[0], 2 * M[1], M[2])
+            cuts += quadratic_zeros(M[0], 2 * M[1], M[2])
         else:
             forms += [T[0], T[1]]
         for v in forms:
-            cuts += _angles_of_form(v)
+            cuts += angles_of_form(v)
         pieces = _sorted_unique(cuts)
         total, err = mpmath.mpf(0), mpmath.mpf(0)
         for lo, hi in zip(pieces, pieces[1:]):
@@ -552,14 +552,14 @@ def cone_entropy(tau: AffinePartner, event: det.ClassEvent, laws) -> ConeIntegra
         return ConeIntegral(total, err)
 
 
-def _quadratic_zeros(A, B, C) -> list:
+def quadratic_zeros(A, B, C) -> list:
     """Angles where A cos^2 + B cos sin + C sin^2 = 0 (exact rationals), as balls: tan theta
     solves C t^2 + B t + A = 0, and theta = pi/2, 3pi/2 are zeros when C = 0."""
     out = []
     if A == 0 and B == 0 and C == 0:
         return out
     if C == 0:
-        out += _angles_of_form([1, 0])  # cos theta = 0
+        out += angles_of_form([1, 0])  # cos theta = 0
         roots = [sp.Rational(-A) / B] if B != 0 else []
     else:
         disc = B * B - 4 * A * C

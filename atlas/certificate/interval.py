@@ -19,7 +19,7 @@ finite values
     0*inf are indeterminate), and an enclosure [dlo, dhi] of its derivative in the swept
     parameter over the cell (None when unknown).
 
-The rules mirror :func:`fstheory.theory.extended._binary` kind by kind (tests/test_atlas_certify.py
+The rules mirror :func:`fstheory.theory.extended._binary` kind by kind (tests/atlas/test_atlas_certify.py
 checks the kinds, and that finite results contain every point result):
 
 ==================  ==========================================================================

@@ -60,27 +60,28 @@ LN2 = sp.log(2)
 
 
 class JointLeaves:
-    """The joint leaves of one certifier (its ``leaf`` and ``symbol`` tables gain ``("hc",)`` and
-    ``("pair", i, j)``); raises NoEnclosure, naming the quantities, when some have none."""
+    """The joint leaves of a :class:`~fstheory.atlas.certificate.leaves.Leaves` (its ``leaf`` and
+    ``symbol`` tables gain ``("hc",)`` and ``("pair", i, j)``); raises NoEnclosure, naming the
+    quantities, when some have none."""
 
     #: The interval value of an infinite structural kind.
     INFINITE = {"+inf": IX.POS_INF, "-inf": IX.NEG_INF}
 
-    def __init__(self, cert):
-        sw = cert.sw
-        if cert.on_beta:
+    def __init__(self, leaves):
+        if leaves.on_beta:
             raise NoEnclosure("a 3-D method swept over beta")
-        if sw.spec.scenario_file is not None:
+        if leaves.from_file:
             raise NoEnclosure("a scenario file: its joint inputs are not known to have enclosures")
-        self.cert = cert
-        pv = sw.pv
-        self.t = cert.t
-        self.lo, self.hi = sp.Rational(sw.spec.lo), sp.Rational(sw.spec.hi)
+        self.leaves = leaves
+        pv = leaves.pv
+        self.t = leaves.t
+        self.lo, self.hi = sp.Rational(leaves.lo_text), sp.Rational(leaves.hi_text)
         try:
-            self.st = ParametricStructure(sw.scenario, dict(pv.reference_bound.params), sw.param)
+            self.st = ParametricStructure(leaves.scenario, dict(pv.reference_bound.params),
+                                          leaves.param)
         except (AttributeError, TypeError) as exc:  # a parameter of the features' labels
             raise NoEnclosure(f"a 3-D method: the joint structure cannot be derived with "
-                              f"'{sw.param}' symbolic ({exc})") from exc
+                              f"'{leaves.param}' symbolic ({exc})") from exc
         inside = self.st.degenerate_points(self.lo, self.hi)
         if inside is None or inside:
             raise NoEnclosure("a 3-D method: the structure may change inside the range (a "
@@ -114,50 +115,65 @@ class JointLeaves:
 
     # ----- leaves --------------------------------------------------------------------------------
     def _add_class_entropy(self):
-        cert = self.cert
+        leaves = self.leaves
         d = self.st.class_entropy()
         if d.kind == "numeric":
             raise NoEnclosure("a 3-D method: H(C) comes from the numerical route (no enclosure)")
         q = ("hc",)
         if d.kind == "zero":
-            cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
+            leaves.leaf[q], leaves.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
         else:
-            cert.leaf[q] = ConstLeaf(lambda: arb_of(LN2), LN2)
-            cert.symbol[q] = sp.Symbol("HC")
-            cert.leaf_by_symbol[cert.symbol[q]] = cert.leaf[q]
-            cert.constant_symbols.add(cert.symbol[q])
+            leaves.leaf[q] = ConstLeaf(lambda: arb_of(LN2), LN2)
+            leaves.symbol[q] = sp.Symbol("HC")
+            leaves.leaf_by_symbol[leaves.symbol[q]] = leaves.leaf[q]
+            leaves.constant_symbols.add(leaves.symbol[q])
         self.hc_expr = sp.Integer(0) if d.kind == "zero" else LN2
+
+    def _alias(self, q, r) -> None:
+        """Quantity ``q`` is quantity ``r``: the same leaf and symbol (so they tie exactly)."""
+        leaves = self.leaves
+        leaves.leaf[q], leaves.symbol[q] = leaves.leaf[r], leaves.symbol[r]
+
+    def _reduced(self, q, d) -> bool:
+        """Register MI(C; V_S) ``q`` whose derivation ``d`` reduces it to 0, H(C) or MI(C, V_r)
+        of one feature left; False for any other derivation."""
+        if d.kind == "zero":
+            self.leaves.leaf[q], self.leaves.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
+        elif d.kind == "class-entropy":
+            self._alias(q, ("hc",))
+        elif d.kind == "single":
+            self._alias(q, ("mi_c", d.reduced[0]))
+        else:
+            return False
+        return True
+
+    def _share(self, q, table: dict, key, prefix: str, make) -> None:
+        """Quantity ``q`` gets the leaf of ``key`` in ``table`` (key -> (leaf, symbol)), made by
+        ``make()`` with a new symbol ``prefix<n>`` on first use: equal functions share one leaf."""
+        if key not in table:
+            leaf = make()
+            sym = sp.Symbol(f"{prefix}{len(table)}")
+            table[key] = (leaf, sym)
+            self.leaves.leaf_by_symbol[sym] = leaf
+        self.leaves.leaf[q], self.leaves.symbol[q] = table[key]
 
     def _add_pair(self, i, j, by_expr) -> str | None:
         """Register MI(C;{V_i,V_j}); the reason it has no enclosure, or None."""
-        cert, q = self.cert, ("pair", i, j)
+        q = ("pair", i, j)
         d = self.st.mi_class_set((i, j))
-        if d.kind == "zero":
-            cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
-        elif d.kind == "class-entropy":
-            cert.leaf[q], cert.symbol[q] = cert.leaf[("hc",)], cert.symbol[("hc",)]
-        elif d.kind == "single":
-            r = ("mi_c", d.reduced[0])
-            cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
-        elif d.kind == "two-point":
+        if self._reduced(q, d):
+            return None
+        if d.kind == "two-point":
             p = self._probability(d.partner)
             if p is None:
                 return "a two-point probability that is not an exact function of the parameter"
             expr = sp.expand(self.hc_expr - LN2 * p)
-            if expr not in by_expr:
-                leaf = GenericLeaf(expr, self.t, lambda x, e=expr: self._exact(e, x))
-                sym = sp.Symbol(f"J{len(by_expr)}")
-                by_expr[expr] = (leaf, sym)
-                cert.leaf_by_symbol[sym] = leaf
-            cert.leaf[q], cert.symbol[q] = by_expr[expr]
+            self._share(q, by_expr, expr, "J",
+                        lambda: GenericLeaf(expr, self.t, lambda x, e=expr: self._exact(e, x)))
         elif d.kind == "two-point-cone":
             kind = tpf.radial_kind(d.partner, self.st.event, self.st.laws)
             leaf = ConeLeaf(kind, d.partner, self.st.event, self.t, self.hc_expr)
-            if leaf.key not in by_expr:
-                sym = sp.Symbol(f"J{len(by_expr)}")
-                by_expr[leaf.key] = (leaf, sym)
-                cert.leaf_by_symbol[sym] = leaf
-            cert.leaf[q], cert.symbol[q] = by_expr[leaf.key]
+            self._share(q, by_expr, leaf.key, "J", lambda: leaf)
         else:
             return "the numerical route"
         return None
@@ -181,7 +197,7 @@ class JointLeaves:
     def _same_cone(self, i, j, d, st, x) -> bool:
         """Whether the integral over directions for {V_i, V_j} at the point ``x`` is the open
         range's leaf there: the same map and the class form of the open range at x."""
-        leaf = self.cert.leaf.get(("pair", i, j))
+        leaf = self.leaves.leaf.get(("pair", i, j))
         if not isinstance(leaf, ConeLeaf):
             return False
         kind = tpf.radial_kind(d.partner, st.event, st.laws)
@@ -190,40 +206,32 @@ class JointLeaves:
                 and sp.expand(st.event.expr - st.event.threshold - g_open) == 0)
 
     def _exact(self, expr, x):
-        dirs = self.cert._dirs({self.t: x})
+        dirs = self.leaves.dirs({self.t: x})
         return exact_value(expr, {self.t: x}, dirs)
 
     def set_symbol(self, T):
         """The leaf symbol of MI(C; V_T) for a sorted tuple T of features (registering it on first
         use, and checking it at every special point already checked); raises NoEnclosure."""
-        cert = self.cert
+        leaves = self.leaves
         if len(T) == 1:
-            return cert.symbol[("mi_c", T[0])]
+            return leaves.symbol[("mi_c", T[0])]
         if len(T) == 2:
-            return cert.symbol[("pair",) + T]
+            return leaves.symbol[("pair",) + T]
         q = ("set", T)
-        if q not in cert.symbol:
+        if q not in leaves.symbol:
             d = self.st.mi_class_set(T)
-            if d.kind == "zero":
-                cert.leaf[q], cert.symbol[q] = ConstLeaf(IX.ZERO, sp.Integer(0)), sp.Integer(0)
-            elif d.kind == "class-entropy":
-                cert.leaf[q], cert.symbol[q] = cert.leaf[("hc",)], cert.symbol[("hc",)]
-            elif d.kind == "single":
-                r = ("mi_c", d.reduced[0])
-                cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
-            elif len(d.reduced) == 2:
-                r = ("pair",) + tuple(sorted(d.reduced))
-                cert.leaf[q], cert.symbol[q] = cert.leaf[r], cert.symbol[r]
-            else:
-                raise NoEnclosure(f"{self._set_label(T)}: {len(d.reduced)} features left after "
-                                  "the reductions (no leaf)")
+            if not self._reduced(q, d):
+                if len(d.reduced) != 2:
+                    raise NoEnclosure(f"{self._set_label(T)}: {len(d.reduced)} features left "
+                                      "after the reductions (no leaf)")
+                self._alias(q, ("pair",) + tuple(sorted(d.reduced)))
             self._sets.add(T)
             for x in self._checked:
-                self._check_set(T, x, joint_structure(cert.sw.pv.bound_at({cert.sw.param: x})), {})
-        return cert.symbol[q]
+                self._check_set(T, x, joint_structure(leaves.pv.bound_at({leaves.param: x})), {})
+        return leaves.symbol[q]
 
     def _set_label(self, T) -> str:
-        return "MI(C;{" + ",".join(self.cert.sw.pv.labels[i] for i in T) + "})"
+        return "MI(C;{" + ",".join(self.leaves.pv.labels[i] for i in T) + "})"
 
     def _point_value(self, d, st, x, hc_pt, opened, pair):
         """The exact value at the point ``x`` of MI(C; V_S) with derivation ``d`` there (None:
@@ -234,10 +242,10 @@ class JointLeaves:
         if d.kind == "class-entropy":
             return hc_pt
         if d.kind == "single":
-            return opened(self.cert.symbol[("mi_c", d.reduced[0])])
+            return opened(self.leaves.symbol[("mi_c", d.reduced[0])])
         if d.kind == "two-point" and self._probability(d.partner) is not None:
             return hc_pt - LN2 * exact_value(self._probability(d.partner), {self.t: x},
-                                             self.cert._dirs({self.t: x}))
+                                             self.leaves.dirs({self.t: x}))
         if d.kind == "two-point" and d.expr is not None:
             return hc_pt - LN2 * d.expr
         if d.kind == "two-point-cone" and pair is not None and self._same_cone(*pair, d, st, x):
@@ -246,10 +254,7 @@ class JointLeaves:
 
     def _check_set(self, T, x, st, leaf_exact):
         """The set T derived at the point ``x`` against its open leaf (raises NoEnclosure)."""
-        hc = st.class_entropy()
-        if hc.kind == "numeric":
-            raise NoEnclosure(f"H(C) at {x} comes from the numerical route")
-        hc_pt = sp.Integer(0) if hc.kind == "zero" else LN2
+        hc_pt = _class_entropy_at(st, x)
         d = st.mi_class_set(T)
         pair = tuple(sorted(d.reduced)) if len(d.reduced) == 2 else None
         try:
@@ -257,7 +262,7 @@ class JointLeaves:
         except NoEnclosure:
             raise NoEnclosure(f"{self._set_label(T)} at {x}: no exact value") from None
         if v is not None:
-            _same(v, self.opened(self.cert.symbol[("set", T)], x, leaf_exact),
+            _same(v, self.opened(self.leaves.symbol[("set", T)], x, leaf_exact),
                   f"{self._set_label(T)} at {x}")
 
     # ----- the identities --------------------------------------------------------------------------
@@ -273,7 +278,7 @@ class JointLeaves:
     def _terms(self, d) -> list:
         """The signed leaf symbols of an identity (SYM_INF for an infinite leaf)."""
         what, i, j = d
-        sym = self.cert.symbol
+        sym = self.leaves.symbol
 
         def pair():
             return sym[("pair", min(i, j), max(i, j))]
@@ -315,7 +320,7 @@ class JointLeaves:
         if d in self._closed_forms:
             return self._closed_forms[d]
         s = sp.Add(*terms)
-        closed = self.cert._closed_forms(s.free_symbols)
+        closed = self.leaves.closed_forms(s.free_symbols)
         if closed is None:
             out = None
         else:
@@ -336,7 +341,7 @@ class JointLeaves:
         enclosures cannot exclude 0 where it tends to 0 (H(Z,X,C_k) = k ln 2 / 2 in Scenario I,
         a pole at k = 0; 2 ln(2 delta) + k/2 at a pole inside a delta sweep), the closed
         form's monotone enclosure does."""
-        cert = self.cert
+        leaves = self.leaves
         form = self.closed_form(d)
         if form is None:
             return None
@@ -346,18 +351,14 @@ class JointLeaves:
         if form.free_symbols != {self.t} or not form.xreplace({sp.log(self.t): u}).is_polynomial(
                 self.t, u):
             return None  # (a removable singularity, as in log(1 - k)/k, has no enclosure)
-        if d not in cert.leaf:
-            if form not in self._closed:
-                sym = sp.Symbol(f"H{len(self._closed)}")
-                leaf = GenericLeaf(form, self.t, lambda x, e=form: self._exact(e, x))
-                cert.leaf_by_symbol[sym] = leaf
-                self._closed[form] = (leaf, sym)
-            cert.leaf[d], cert.symbol[d] = self._closed[form]
-        return cert.symbol[d]
+        if d not in leaves.leaf:
+            self._share(d, self._closed, form, "H",
+                        lambda: GenericLeaf(form, self.t, lambda x, e=form: self._exact(e, x)))
+        return leaves.symbol[d]
 
     def _label(self, d) -> str:
         what, i, j = d
-        a, b = self.cert.sw.pv.labels[i], self.cert.sw.pv.labels[j]
+        a, b = self.leaves.pv.labels[i], self.leaves.pv.labels[j]
         return {"cmi": f"MI(C;{a}|{b})", "given": f"MI({a};{b}|C)", "hpair": f"H({a},{b},C)"}[what]
 
     # ----- special points --------------------------------------------------------------------------
@@ -366,7 +367,7 @@ class JointLeaves:
         (``memo``: symbol -> value, filled as leaves are read)."""
         e = sp.sympify(sym_expr)
         for s in e.free_symbols - set(memo):
-            memo[s] = self.cert.leaf_by_symbol[s].exact(x)
+            memo[s] = self.leaves.leaf_by_symbol[s].exact(x)
         return e.xreplace(memo)
 
     def check_point(self, x) -> None:
@@ -375,19 +376,16 @@ class JointLeaves:
         not."""
         if x in self._checked:
             return
-        cert = self.cert
-        pv = cert.sw.pv
-        st = joint_structure(pv.bound_at({cert.sw.param: x}))
+        leaves = self.leaves
+        pv = leaves.pv
+        st = joint_structure(pv.bound_at({leaves.param: x}))
         leaf_exact: dict = {}
 
         def opened(sym_expr):
             return self.opened(sym_expr, x, leaf_exact)
 
-        hc = st.class_entropy()
-        if hc.kind == "numeric":
-            raise NoEnclosure(f"H(C) at {x} comes from the numerical route")
-        hc_pt = sp.Integer(0) if hc.kind == "zero" else LN2
-        _same(hc_pt, opened(cert.symbol[("hc",)]), f"H(C) at {x}")
+        hc_pt = _class_entropy_at(st, x)
+        _same(hc_pt, opened(leaves.symbol[("hc",)]), f"H(C) at {x}")
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 d = st.mi_class_set((i, j))
@@ -398,7 +396,7 @@ class JointLeaves:
                     raise NoEnclosure(f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}: no exact "
                                       "value") from None
                 if v is not None:
-                    _same(v, opened(cert.symbol[("pair", i, j)]),
+                    _same(v, opened(leaves.symbol[("pair", i, j)]),
                           f"MI(C;{{{pv.labels[i]},{pv.labels[j]}}}) at {x}")
                 for what, pt_kind in (("given", st.mi_given_class(i, j).kind),
                                       ("hpair", st.joint_entropy_class(i, j).kind)):
@@ -414,6 +412,15 @@ class JointLeaves:
         for T in self._sets:
             self._check_set(T, x, st, leaf_exact)
         self._checked.add(x)
+
+
+def _class_entropy_at(st, x):
+    """H(C) at the special point ``x`` from the structure ``st`` derived there: 0 or ln 2
+    (raises NoEnclosure when it comes from the numerical route)."""
+    hc = st.class_entropy()
+    if hc.kind == "numeric":
+        raise NoEnclosure(f"H(C) at {x} comes from the numerical route")
+    return sp.Integer(0) if hc.kind == "zero" else LN2
 
 
 def _neg(s):
