@@ -4,7 +4,7 @@ one sufficient statistic L (:mod:`fstheory.theory.sufficiency`), by the generic 
 on the pair itself (nested quadrature over two coordinates,
 :meth:`fstheory.theory.numeric.NumericRoute.mi_class_set`) at 32 digits.
 
-That route is the independent second route of ``tests/test_joint_reductions.py``; it costs
+That route is the independent second route of ``tests/engine/test_joint_reductions.py``; it costs
 seconds to a minute a value (its error is an estimate, not a bound), so its values are computed
 once by this script and stored beside the tests.
 

@@ -29,7 +29,7 @@ from fstheory.theory.special_integrals import gaussian_envelope
 from fstheory.theory.sufficiency import sufficient_form
 
 X, Y, Z, W = sp.symbols("X Y Z W", real=True)
-REFERENCE = json.loads((Path(__file__).parent / "data" / "joint_reduction_reference.json")
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "joint_reduction_reference.json")
                        .read_text())
 
 
