@@ -330,16 +330,58 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     return 0
 
 
-if __name__ == "__main__":  # python -m fstheory.atlas.report OUT JOBS [3d | 3d=S1,S2 | lib=S1,S2]
-    # without a third argument: every 2-D file; 3d: every file, the 3-D rows included (make
-    # reproduce-atlas); 3d=S1,S2: the 3-D rows of those scenarios only; lib=S1,S2: the rows of
-    # the methods of FEAST and praznik of those scenarios only
+def arguments(argv) -> dict:
+    """The driver's arguments, checked before any work: one line and exit 2 when wrong."""
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python -m fstheory.atlas.report",
+        description="Write the atlas reports (make reproduce-atlas and its parts).")
+    p.add_argument("out", nargs="?", default="reports/atlas", help="output folder")
+    p.add_argument("jobs", nargs="?", default="2", help="worker processes (at least 1)")
+    p.add_argument("rows", nargs="?", default=None,
+                   help="none: every 2-D file; '3d': every file, the 3-D rows included; "
+                        "'3d=S1,S2': the 3-D rows of those scenarios only; 'lib=S1,S2': the "
+                        "rows of the methods of FEAST and praznik of those scenarios only")
+
+    def error(message):  # one line, no usage block
+        print(f"{p.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    p.error = error
+    a = p.parse_args(argv)
+    if not a.jobs.isdigit() or int(a.jobs) < 1:
+        p.error(f"jobs: expected a whole number at least 1, got {a.jobs!r}")
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        p.error(f"out: {out} exists and is not a folder")
+    run = {"out": out, "jobs": int(a.jobs), "what": "2d", "scenarios": SCENARIOS}
+    if a.rows == "3d":
+        run["what"] = "3d"
+    elif a.rows is not None:
+        kind, _, names = a.rows.partition("=")
+        scenarios = tuple(names.split(","))
+        if kind not in ("3d", "lib") or not names:
+            p.error(f"rows: expected '3d', '3d=S1,S2' or 'lib=S1,S2', got {a.rows!r}")
+        unknown = [x for x in scenarios if x not in SCENARIOS]
+        if unknown:
+            p.error(f"rows: unknown scenario {unknown[0]!r} (known: {', '.join(SCENARIOS)})")
+        run.update(what="only_" + kind, scenarios=scenarios)
+        if kind == "3d":  # paper_points.md reads the 2-D rows back from their files
+            missing = [f"k_{x}.json" for x in SCENARIOS if not (out / f"k_{x}.json").is_file()]
+            if missing:
+                p.error(f"rows: {out / missing[0]} is missing: the 3-D rows alone update an "
+                        f"atlas written before (make reproduce-atlas)")
+    return run
+
+
+if __name__ == "__main__":
     from fstheory.parallel import progress_printer
 
-    _out = (sys.argv[1:2] or ["reports/atlas"])[0]
-    _run = dict(jobs=int((sys.argv[2:3] or ["2"])[0]), progress=progress_printer("atlas"))
-    if sys.argv[3:4] and sys.argv[3].startswith("3d="):
-        sys.exit(only_3d(_out, tuple(sys.argv[3][3:].split(",")), **_run))
-    if sys.argv[3:4] and sys.argv[3].startswith("lib="):
-        sys.exit(only_libraries(_out, tuple(sys.argv[3][4:].split(",")), **_run))
-    sys.exit(main(_out, with_3d=sys.argv[3:4] == ["3d"], **_run))
+    _a = arguments(sys.argv[1:])
+    _run = dict(jobs=_a["jobs"], progress=progress_printer("atlas"))
+    if _a["what"] == "only_3d":
+        sys.exit(only_3d(_a["out"], _a["scenarios"], **_run))
+    if _a["what"] == "only_lib":
+        sys.exit(only_libraries(_a["out"], _a["scenarios"], **_run))
+    sys.exit(main(_a["out"], with_3d=_a["what"] == "3d", **_run))
