@@ -375,13 +375,24 @@ def arguments(argv) -> dict:
     return run
 
 
-if __name__ == "__main__":
+def run(argv) -> int:
+    """The driver: :func:`main`, :func:`only_3d` or :func:`only_libraries` as ``argv`` says;
+    Ctrl-C and SIGTERM stop the workers and end with 130 and 143."""
     from fstheory.parallel import progress_printer
+    from fstheory.signals import Terminated, exit_code, sigterm_raises
 
-    _a = arguments(sys.argv[1:])
-    _run = dict(jobs=_a["jobs"], progress=progress_printer("atlas"))
-    if _a["what"] == "only_3d":
-        sys.exit(only_3d(_a["out"], _a["scenarios"], **_run))
-    if _a["what"] == "only_lib":
-        sys.exit(only_libraries(_a["out"], _a["scenarios"], **_run))
-    sys.exit(main(_a["out"], with_3d=_a["what"] == "3d", **_run))
+    a = arguments(argv)
+    kw = dict(jobs=a["jobs"], progress=progress_printer("atlas"))
+    try:
+        with sigterm_raises():
+            if a["what"] == "only_3d":
+                return only_3d(a["out"], a["scenarios"], **kw)
+            if a["what"] == "only_lib":
+                return only_libraries(a["out"], a["scenarios"], **kw)
+            return main(a["out"], with_3d=a["what"] == "3d", **kw)
+    except (KeyboardInterrupt, Terminated) as exc:
+        return exit_code(exc, "atlas")
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))

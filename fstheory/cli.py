@@ -14,19 +14,16 @@ import contextlib
 import json
 import re
 import shlex
-import signal
 import sys
-import threading
 import traceback
 
 from fstheory.errors import UserInputError
+from fstheory.signals import Terminated, exit_code, interruption_behind, sigterm_raises
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 EXIT_NOT_COMPUTED = 3
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
 
 DESCRIPTION = """\
 Exact entropies and mutual informations of analytic scenarios (continuous features, a binary
@@ -52,10 +49,6 @@ class _Parser(argparse.ArgumentParser):
 
 class _UsageError(UserInputError):
     """A command line argparse cannot read."""
-
-
-class _Terminated(BaseException):
-    """SIGTERM received (a BaseException, like KeyboardInterrupt, so cleanup code runs)."""
 
 
 def _version() -> str:
@@ -489,10 +482,6 @@ def _cmd_simulate_study(args) -> int:
 # ----- the entry point --------------------------------------------------------------------------
 
 
-def _raise_terminated(signum, frame):
-    raise _Terminated()
-
-
 def _internal_error_line(exc: BaseException, argv: list[str]) -> str:
     detail = str(exc).strip().splitlines()
     detail = f": {detail[0][:200]}" if detail else ""
@@ -501,33 +490,18 @@ def _internal_error_line(exc: BaseException, argv: list[str]) -> str:
             f"report it with the command `{command}` (add --debug for the traceback)")
 
 
-def _interruption_behind(exc: BaseException) -> BaseException | None:
-    """The KeyboardInterrupt or SIGTERM exception in the chain of causes and contexts of
-    ``exc`` (a C extension that calls back into Python may raise SystemError over it)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, (KeyboardInterrupt, _Terminated)):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
-def _interrupted(exc: BaseException) -> int:
-    """Say how the run was interrupted; its exit code (130 Ctrl-C, 143 SIGTERM)."""
-    if isinstance(exc, _Terminated):
-        print("fstheory: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
-    print("fstheory: interrupted", file=sys.stderr)
-    return EXIT_INTERRUPTED
-
-
 def main(argv=None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args_in, debug = normalize_argv(argv)
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    old_term = signal.signal(signal.SIGTERM, _raise_terminated) if in_main_thread else None
+    try:
+        with sigterm_raises():
+            return _run(argv, args_in, debug)
+    except (KeyboardInterrupt, Terminated) as exc:  # a signal between the handlers
+        return exit_code(exc, "fstheory")
+
+
+def _run(argv, args_in, debug) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(args_in)
@@ -540,22 +514,19 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except (KeyboardInterrupt, _Terminated) as exc:
-        return _interrupted(exc)
+    except (KeyboardInterrupt, Terminated) as exc:
+        return exit_code(exc, "fstheory")
     except BrokenPipeError:  # output piped into a pager or `head` that closed early
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:
-        cause = _interruption_behind(exc)
+        cause = interruption_behind(exc)
         if cause is not None:  # a signal turned into another error by C code it passed through
-            return _interrupted(cause)
+            return exit_code(cause, "fstheory")
         if debug:
             traceback.print_exc()
         print(_internal_error_line(exc, argv), file=sys.stderr)
         return EXIT_INTERNAL
-    finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, old_term)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
+from fstheory.signals import Terminated
 from fstheory.theory.interrupts import acb_integral
 
 pytestmark = pytest.mark.slow
@@ -322,7 +323,7 @@ def test_a_signal_under_an_error_of_c_code_is_still_an_interruption(capsys, monk
     from fstheory import cli
     from fstheory.engine import evaluate
 
-    exc_type = cli._Terminated if cause == "terminated" else cause
+    exc_type = Terminated if cause == "terminated" else cause
 
     def c_callback(*args, **kwargs):
         try:
@@ -333,3 +334,42 @@ def test_a_signal_under_an_error_of_c_code_is_still_an_interruption(capsys, monk
     monkeypatch.setattr(evaluate, "evaluate", c_callback)
     assert cli.main(["values", "--k", "0.2"]) == code
     assert capsys.readouterr().err == line
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_the_atlas_report_driver_stops_its_workers_on_a_signal(tmp_path, sig, code):
+    """`make reproduce-atlas`'s driver, stopped while its two workers sweep: 130/143, one line,
+    and no worker process left running."""
+    proc = subprocess.Popen([sys.executable, "-m", "fstheory.atlas.report", str(tmp_path / "a"),
+                             "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()  # the first progress line: the workers are starting
+    assert "atlas:" in line, line
+    deadline = time.monotonic() + 120
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(workers) >= 2, workers
+    time.sleep(1)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err[-400:]
+    assert err.endswith("atlas: terminated\n" if code == 143 else "atlas: interrupted\n")
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [w for w in workers if Path(f"/proc/{w}").exists()
+            and "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
+    assert not left, left
