@@ -1,12 +1,15 @@
-"""A time budget for symbolic steps: a long sympy computation becomes a refusal, never a hang.
+"""A CPU-time budget for symbolic steps: a long sympy computation becomes a refusal, never a hang.
 
 The engine runs sympy (solve, simplify, integrate, resultants) on expressions that come from
 users' scenario files. Most take milliseconds; a few (``exp(exp(X))``, ``exp(1000*X)``, a rule of
 high degree) can run for minutes. Every such step runs inside :func:`symbolic_budget`, which
-interrupts it after ``seconds`` and raises :class:`SymbolicTimeout` with a reason naming the step.
+interrupts it after ``seconds`` of the process's CPU time and raises :class:`SymbolicTimeout` with a
+reason naming the step.
 
-The interruption uses ``SIGALRM`` (an interval timer), so it works in the main thread of a POSIX
-process, where the command line and the tests run. Elsewhere (a worker thread, Windows) the
+CPU time, not wall time: a step that other processes slow down gets the same budget, so whether
+a value is refused does not depend on the machine's load. The interruption uses ``SIGPROF`` (the
+profiling interval timer, which counts the process's user and system time), so it works in the
+main thread of a POSIX process, where the command line and the tests run. Elsewhere (a worker thread, Windows) the
 budget cannot interrupt and the step runs to its end; nested budgets keep the earliest deadline.
 
 Examples
@@ -19,10 +22,11 @@ Examples
 >>> import time
 >>> try:
 ...     with symbolic_budget(0.05, "a slow step"):
-...         time.sleep(1)
+...         while True:
+...             pass
 ... except SymbolicTimeout as exc:
 ...     print(exc)
-a slow step took longer than 0.05 s (symbolic time budget)
+a slow step took longer than 0.05 s of CPU time (symbolic time budget)
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ class SymbolicTimeout(ArithmeticError):
 
     def __init__(self, what: str, seconds: float):
         self.what, self.seconds = what, seconds
-        super().__init__(f"{what} took longer than {seconds:g} s (symbolic time budget)")
+        super().__init__(f"{what} took longer than {seconds:g} s of CPU time (symbolic time "
+                         f"budget)")
 
 
 _active: list = []  # stack of (deadline, what, seconds), innermost last
@@ -60,7 +65,7 @@ def _on_alarm(signum, frame):
 
 @contextlib.contextmanager
 def symbolic_budget(seconds: float = DEFAULT_SECONDS, what: str = "a symbolic step"):
-    """Run the body with at most ``seconds`` of wall time, else raise :class:`SymbolicTimeout`.
+    """Run the body with at most ``seconds`` of CPU time, else raise :class:`SymbolicTimeout`.
 
     Parameters
     ----------
@@ -73,20 +78,21 @@ def symbolic_budget(seconds: float = DEFAULT_SECONDS, what: str = "a symbolic st
     if not _can_interrupt():
         yield
         return
-    deadline = time.monotonic() + seconds
+    deadline = time.process_time() + seconds
     entry = (deadline, what, seconds)
     outermost = not _active
     if outermost:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        previous = signal.signal(signal.SIGPROF, _on_alarm)
     _active.append(entry)
     try:
-        signal.setitimer(signal.ITIMER_REAL, max(min(t[0] for t in _active) - time.monotonic(), 1e-4))
+        signal.setitimer(signal.ITIMER_PROF,
+                         max(min(t[0] for t in _active) - time.process_time(), 1e-4))
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         _active.remove(entry)
         if outermost:
-            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            signal.signal(signal.SIGPROF, previous if previous is not None else signal.SIG_DFL)
         else:
-            remaining = min(t[0] for t in _active) - time.monotonic()
-            signal.setitimer(signal.ITIMER_REAL, max(remaining, 1e-4))
+            remaining = min(t[0] for t in _active) - time.process_time()
+            signal.setitimer(signal.ITIMER_PROF, max(remaining, 1e-4))

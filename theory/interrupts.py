@@ -4,14 +4,14 @@ python-flint's ``acb.integral`` calls the Python integrand from C. It keeps a ``
 ``ValueError`` the integrand raises and raises it again when arb has finished, which takes up to
 arb's whole evaluation limit (every later evaluation is indeterminate: seconds). Any other
 exception -- the ``KeyboardInterrupt`` of Ctrl-C, the command line's SIGTERM exception, the
-``SymbolicTimeout`` of SIGALRM, a ``MemoryError`` -- stays set while arb goes on calling the
+``SymbolicTimeout`` of SIGPROF, a ``MemoryError`` -- stays set while arb goes on calling the
 integrand, and ends as ``SystemError: ... returned a result with an exception set`` (an internal
 error instead of exit code 130) or is lost.
 
 :func:`acb_integral` is ``acb.integral`` without that defect; every call of arb's integrator in
 fstheory goes through it:
 
-* while arb runs (main thread), the handlers of SIGINT, SIGTERM and SIGALRM that are Python
+* while arb runs (main thread), the handlers of SIGINT, SIGTERM, SIGALRM and SIGPROF that are Python
   functions only record the signal (a default action, such as SIGTERM's outside the command
   line, still ends the process at once);
 * the integrand is wrapped: once a signal is recorded or the integrand has raised, every further
@@ -48,7 +48,7 @@ import threading
 __all__ = ["acb_integral", "signals_held"]
 
 #: signals whose Python handlers are held back while arb runs
-DEFERRED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGALRM")
+DEFERRED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGALRM", "SIGPROF")
                          if hasattr(signal, n))
 
 _depth = 0  # acb_integral calls running in the main thread (nested ones included)
@@ -101,7 +101,7 @@ def _deliver() -> bool:
 
 @contextlib.contextmanager
 def signals_held():
-    """Inside the block (main thread), the Python handlers of SIGINT, SIGTERM and SIGALRM only
+    """Inside the block (main thread), the Python handlers of SIGINT, SIGTERM, SIGALRM and SIGPROF only
     record the signal; when the block ends, the handlers are put back and the first recorded
     signal is passed to its handler (which raises ``KeyboardInterrupt``, ...). Nested blocks
     (and :func:`acb_integral` inside one) leave the delivery to the outermost.
