@@ -44,7 +44,15 @@ from flint import acb, arb
 
 from fstheory.theory import laws as L
 from fstheory.theory.balls import ball
-from fstheory.theory.polyexp import INF, PolyExp, end_sum, gauss_smooth
+from fstheory.theory.polyexp import (
+    INF,
+    TAIL,
+    PolyExp,
+    end_sum,
+    gauss_smooth,
+    log_gauss_smooth,
+    tail_integral,
+)
 from fstheory.theory.quadrature import integrate_ball
 
 __all__ = [
@@ -271,6 +279,28 @@ class Normal(Law1D):
         log_c = self._c.log()
         return lambda z: log_c - ((z - self.m) / self.s) ** 2 / 2
 
+    def _log_tail(self, x0, side: int):
+        """ln sf (side 1) or ln cdf (side -1) near x0. In the tail (t = side (x - m)/s >= 1 at
+        x0), ``ln(erfc(t/sqrt 2)/2) = -t^2/2 + ln(erfcx(t/sqrt 2)/2)``, with
+        ``erfcx(t/sqrt 2) = sqrt(2/pi) K_0(t)`` (:func:`fstheory.theory.polyexp.tail_integral`):
+        no exponential of -t^2/2 is taken, whose phase wraps on complex balls."""
+        if not side * (x0 - self.m) / self.s >= TAIL:
+            f = self._sf if side == 1 else self._cdf
+            return lambda z: _log(f(z))
+        half_log_2pi = (2 * arb.pi()).log() / 2
+
+        def g(z):
+            t = side * (z - self.m) / self.s
+            return _log(tail_integral(0, t)) - t * t / 2 - half_log_2pi
+
+        return g
+
+    def log_sf_branch(self, x0):
+        return self._log_tail(x0, 1)
+
+    def log_cdf_branch(self, x0):
+        return self._log_tail(x0, -1)
+
     def log_density_poly(self, x0):
         if self.var is None or not sp.sympify(self.var).is_Rational:
             return None
@@ -452,6 +482,19 @@ class GaussPE(Law1D):
             return lambda z: gauss_smooth(f, m, s, z, x0)
 
         return make
+
+    def _log_branch(self, f):
+        m, s = self.normal.m, self.normal.s
+        return lambda x0: log_gauss_smooth(f, m, s, x0.real if isinstance(x0, acb) else x0)
+
+    def log_pdf_branch(self, x0):
+        return self._log_branch(self.pe)(x0)
+
+    def log_cdf_branch(self, x0):
+        return self._log_branch(self._cdf)(x0)
+
+    def log_sf_branch(self, x0):
+        return self._log_branch(self._sf)(x0)
 
     def pdf_branch(self, x0):
         return self._branch(self.pe)(x0)
