@@ -70,8 +70,6 @@ class JointLeaves:
         sw = cert.sw
         if cert.on_beta:
             raise NoEnclosure("a 3-D method swept over beta")
-        if sw.spec.scenario_file is not None:
-            raise NoEnclosure("a scenario file: its joint inputs are not known to have enclosures")
         self.cert = cert
         pv = sw.pv
         self.t = cert.t
