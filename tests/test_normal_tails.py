@@ -167,3 +167,36 @@ def test_mixed_scenario_mi_with_x_is_proved(k):
     assert got.certified
     assert got.error < mpmath.mpf(10) ** -34
     assert abs(got.value - ref) <= got.error
+
+
+def _pieces_law(kind):
+    """N(1/3, s^2) + P for poly-exponential laws P with polynomial pieces (convolutions)."""
+    from fstheory.theory.polyexp import PolyExp as P
+
+    pe = {"laplace+exp": P.laplace(Q(1, 2), Q(1)).convolve(P.exponential(Q(2))),
+          "laplace+laplace": P.laplace(Q(0), Q(1, 3)).convolve(P.laplace(Q(1), Q(1, 3))),
+          "uniform*3": P.uniform(Q(-1), Q(1)).convolve(P.uniform(Q(0), Q(1, 2))).convolve(
+              P.uniform(Q(-1, 4), Q(1, 4)))}[kind]
+    return GaussPE(Normal(ball(Q(1, 3)), ball(Q(1, 4)), Q(1, 3), None), pe)
+
+
+@pytest.mark.parametrize("kind", ["laplace+exp", "laplace+laplace", "uniform*3"])
+@pytest.mark.parametrize("x", [Q(-6), Q(-3, 2), Q(1, 3), Q(2), Q(7)])
+def test_log_branches_agree_with_the_moments_at_high_precision(kind, x):
+    """On real points the truncated-moment form (polyexp.gauss_smooth) is exact, its
+    cancellation only costs bits: at 1200 bits it is a second route for the tail form at 150."""
+    with flint_precision(1200):
+        law = _pieces_law(kind)
+        x0 = ball(x)
+        refs = [law.sf_branch(x0)(x0).log(), law.cdf_branch(x0)(x0).log(),
+                law.pdf_branch(x0)(x0).log()]
+        assert all(r.rad() < arb(10) ** -60 for r in refs)
+    with flint_precision(BITS):
+        law = _pieces_law(kind)
+        x0 = ball(x)
+        for branch, ref in zip((law.log_sf_branch, law.log_cdf_branch, law.log_pdf_branch), refs):
+            got = branch(x0)(acb(x0)).real
+            assert got.rad() < arb(10) ** -38 * max(1, abs(ref.mid()))
+            assert got.overlaps(ref) and abs(got.mid() - ref.mid()) < arb(10) ** -38 * max(1, abs(ref.mid()))
+            wide = branch(x0)(acb(arb(x0, "0.003"), arb(0, "0.003")))
+            assert wide.is_finite() and wide.real.overlaps(ref)

@@ -446,8 +446,9 @@ def _normal_mass(ta, tb, mid_a, mid_b):
     return 1 - lower - upper
 
 
-def _smooth_term(k: int, la, p, u, umid, s, s2):
-    """c int_piece phi_s(u - y) y^k e^(la y) dy = c e^(la u + la^2 s^2 / 2) * poly: ``poly``."""
+def _smooth_term(k: int, la, p, u, umid, s, s2, shift: Fraction = Fraction(0)):
+    """int_piece phi_s(u - y) (y - shift)^k e^(la y) dy = e^(la u + la^2 s^2 / 2) * poly:
+    ``poly``."""
     mu = u + la * s2
     mu_mid = umid + la * s2
     ta = None if p.lo == -INF else (ball(p.lo) - mu) / s
@@ -463,7 +464,9 @@ def _smooth_term(k: int, la, p, u, umid, s, s2):
         term_a = ipow(ta, i - 1) * pa if ta is not None else 0
         term_b = ipow(tb, i - 1) * pb if tb is not None else 0
         moments.append((i - 1) * moments[i - 2] + term_a - term_b)
-    return sum((comb(k, i) * ipow(mu, k - i) * ipow(s, i) * moments[i] for i in range(k + 1)), u * 0)
+    centre = mu - ball(shift) if shift else mu
+    return sum((comb(k, i) * ipow(centre, k - i) * ipow(s, i) * moments[i] for i in range(k + 1)),
+               u * 0)
 
 
 def gauss_smooth(f: PolyExp, m, s, z, zmid: arb | None = None):
@@ -567,7 +570,14 @@ def _smooth_parts(f: PolyExp, m, s, z, zmid):
             elif tb_mid is not None and tb_mid <= -TAIL:
                 ends = [(p.hi, -1, 1)] + ([(p.lo, -1, -1)] if p.lo != -INF else [])
             else:
-                w = sum((c * _smooth_term(k, la, p, u, umid, s, s2) for k, c in poly.items()), u * 0)
+                # the piece's polynomial about its centre: its Taylor coefficients are small
+                # where the powers of y would cancel (a piece far from 0)
+                centre = _mid(p.lo, p.hi) if (p.lo != -INF or p.hi != INF) else Fraction(0)
+                w = u * 0
+                for j in range(max(poly) + 1):
+                    d = _taylor(poly, j, centre)
+                    if not d.is_zero():
+                        w += d * _smooth_term(j, la, p, u, umid, s, s2, centre)
                 parts.append(((la * la * s2 / 2, la, arb(0)), w))
                 continue
             mu = u + la * s2
@@ -580,11 +590,17 @@ def _smooth_parts(f: PolyExp, m, s, z, zmid):
                 # end leaves no leading term to cancel)
                 w = u * 0
                 for i in range(top + 1):
-                    d = sum((c * comb(k, i) * ipow(e, k - i) for k, c in poly.items() if k >= i), arb(0))
+                    d = _taylor(poly, i, end)
                     if not d.is_zero():
                         w += d * ipow(side * s, i) * tail_integral(i, a)
                 parts.append(((la * e - e * e / (2 * s2), e / s2, -1 / (2 * s2)), sign * norm * w))
     return parts
+
+
+def _taylor(poly: dict, i: int, centre: Fraction):
+    """The coefficient of (y - centre)^i in sum_k poly[k] y^k."""
+    c = ball(centre)
+    return sum((a * comb(k, i) * ipow(c, k - i) for k, a in poly.items() if k >= i), arb(0))
 
 
 def _quadratic(coefs, u):
