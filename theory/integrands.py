@@ -49,8 +49,18 @@ def law_entropy(law, acc):
     branch = None
     if law.closed:
         def branch(m):
-            f = law.pdf_branch(m)
-            return lambda z, an: -xlogx(f(z), an)
+            # -f ln f from the law's own ln f where it is finite on the ball (a normal
+            # smoothing's far tail, whose density is e^(-t^2/2) times a slowly varying factor,
+            # keeps its precision there), else from f (a density reaching 0 at a support end)
+            f, log_f = law.pdf_branch(m), law.log_pdf_branch(m)
+
+            def g(z, an):
+                L = log_f(z)
+                if L.is_finite():
+                    return -(L.exp() * L)
+                return -xlogx(f(z), an)
+
+            return g
 
     v, e, how, proved = best(branch, lambda x: -xlogx(law.pdf(x)), pts, acc.tol)
     return v, e + tail, f"{how} of -f ln f", proved

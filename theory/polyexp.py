@@ -494,7 +494,7 @@ TAIL = 1
 
 
 def _tail_integral_point(i: int, a0):
-    """K_i at an exact point a0 of the right half-plane, as an acb ball: K_0 = sqrt(pi/2)
+    """K_i at an exact point a0, as an acb ball: K_0 = sqrt(pi/2)
     e^(a^2/2) erfc(a/sqrt 2), then K_1 = 1 - a K_0 and K_(j+1) = j K_(j-1) - a K_j (integration
     by parts), run with 2 log2|a| + 2 more bits per step for the cancellation of the recurrence
     (arb's asymptotic series of U is limited to about e^(-a^2/2) relative accuracy)."""
@@ -518,8 +518,7 @@ def tail_integral(i: int, a):
     Tricomi's confluent hypergeometric function; DLMF 12.5.1 and 12.7.14): an entire function
     of a, positive and slowly varying on the positive axis (K_i ~ i!/a^(i+1)).
 
-    On a ball it is evaluated at the centre a0 (a point of the right half-plane, else the result
-    is non-finite) and widened by ``|a - a0| K_(i+1)(min Re a)``: ``|K_i'| = |K_(i+1)| <=
+    On a ball it is evaluated at the centre a0 and widened by ``|a - a0| K_(i+1)(min Re a)``: ``|K_i'| = |K_(i+1)| <=
     K_(i+1)(Re a)``, and K_(i+1) decreases on the real axis (arb's enclosures of erfc and U on
     a wide complex ball are far looser, or nan).
 
@@ -531,7 +530,7 @@ def tail_integral(i: int, a):
     re, im = z.real, z.imag
     a0 = acb(re.mid(), im.mid())
     lo = re.lower()
-    if not (a0.real > abs(a0.imag) and lo > 0):
+    if not (lo.is_finite() and im.is_finite()):
         return acb("nan") if isinstance(a, acb) else arb("nan")
     value = _tail_integral_point(i, a0)
     r = (re.rad() * re.rad() + im.rad() * im.rad()).sqrt()

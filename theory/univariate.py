@@ -474,6 +474,23 @@ class GaussPE(Law1D):
         c = (lo + hi) / 2 if lo != -INF and hi != INF else (self.pe.breakpoints()[1] if len(self.pe.breakpoints()) > 2 else Fraction(0))
         return self.normal.m_frac + c
 
+    def breakpoints(self):
+        """Where the formulas of :func:`fstheory.theory.polyexp.log_gauss_smooth` change (the law
+        itself is analytic): a piece of P with end e and rate l is in the normal's tail once
+        ``|x - m - e + l s^2| >= TAIL s``. Splitting there keeps every quadrature piece on
+        formulas chosen for all of it."""
+        m, s = self.normal.m, self.normal.s
+        rates = {lam for p in self.pe.pieces for (_k, lam) in p.terms}
+        out = set()
+        for e in self.pe.breakpoints():
+            if e in (INF, -INF):
+                continue
+            for lam in rates:
+                centre = m + ball(e) - ball(lam) * s * s
+                for side in (-1, 1):
+                    out.add(_exact((centre + side * TAIL * s).mid()))
+        return sorted(out)
+
     def _branch(self, f):
         m, s = self.normal.m, self.normal.s
 
