@@ -356,7 +356,12 @@ class Logistic(Law1D):
         return f
 
     def pdf(self, x):
-        return self.pdf_branch(x)(x)
+        # e^{-|t|} / (s (1 + e^{-|t|})^2): the density is even in t, and a real ball across
+        # (or touching) mu keeps a finite enclosure
+        t = self._t(x)
+        lo, hi = t.abs_lower(), t.abs_upper()  # |t| as a ball within [0, inf)
+        e = (-arb((lo + hi) / 2, ((hi - lo) / 2).upper())).exp()
+        return e / (self._s * (1 + e) * (1 + e))
 
     def cdf_branch(self, x0):
         return lambda z: 1 / (1 + (-self._t(z)).exp())
