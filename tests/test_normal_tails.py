@@ -314,3 +314,24 @@ def test_entropy_of_the_square_of_a_logistic_variable():
         law = LogisticLaw(Q(0), Q(1))
         band = law.pdf(arb(0, 1))  # contains the density on [-1, 1], whose largest value is 1/4
         assert band.is_finite() and band.contains(arb(1) / 4) and band.upper() <= 1
+
+
+@pytest.mark.parametrize("power, ref", [
+    (3, lambda: 1 + mpmath.log(2) + mpmath.log(3) - 2 * mpmath.euler),
+    (2, lambda: 1 + mpmath.log(2) - mpmath.euler)])
+def test_entropy_of_a_power_with_a_multiple_zero_of_its_derivative(power, ref):
+    """h(Y^3) = h(Y) + ln 3 + 2 E ln|Y| for Y Laplace(0, 1) (E ln|Y| = -gamma): the derivative
+    3Y^2 has a double zero, whose logarithmic singularity is now banded like a simple one
+    (m ln|y| + ln|h|); it used to be an estimate. h(Y^2) = h(Y) - gamma likewise."""
+    import sympy as sp
+
+    from fstheory.theory.laws import Laplace
+    from fstheory.theory.numeric import NumericRoute
+
+    Y = sp.Symbol("Y", real=True)
+    route = NumericRoute({Y: Laplace(0, 1)}, None)
+    with mpmath.workdps(36):
+        got = route.entropy(Y**power)
+    with mpmath.workdps(45):
+        assert got.certified and got.error < mpmath.mpf(10) ** -30
+        assert abs(got.value - ref()) <= got.error

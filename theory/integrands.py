@@ -110,8 +110,8 @@ def log_abs(expr, syms) -> Integrand:
 
 
 def _simple_zeros(expr, syms) -> list:
-    """For a polynomial of one variable: [(c, ln|h|)] for each simple real zero c, with
-    expr = (x - c) h(x) (h compiled), so that ln|expr| = ln|x - c| + ln|h| near c."""
+    """For a polynomial of one variable: [(c, h, m)] for each real zero c of multiplicity m,
+    with expr = (x - c)^m h(x) (h compiled), so that ln|expr| = m ln|x - c| + ln|h| near c."""
     if len(syms) != 1:
         return []
     (x,) = syms
@@ -120,10 +120,10 @@ def _simple_zeros(expr, syms) -> list:
         return []
     out = []
     for c, mult in sp.roots(sp.Poly(expr, x)).items():
-        if mult != 1 or not c.is_real:
+        if not c.is_real:
             continue
-        h = sp.cancel(expr / (x - c))
-        out.append((num(c), compile_expr(h, [x])))
+        h = sp.cancel(expr / (x - c) ** mult)
+        out.append((num(c), compile_expr(h, [x]), mult))
     return out
 
 
