@@ -335,3 +335,25 @@ def test_entropy_of_a_power_with_a_multiple_zero_of_its_derivative(power, ref):
     with mpmath.workdps(45):
         assert got.certified and got.error < mpmath.mpf(10) ** -30
         assert abs(got.value - ref()) <= got.error
+
+
+@pytest.mark.parametrize("feature, ref", [
+    ("log(X)", lambda: 1 + mpmath.euler),
+    ("sqrt(Y)", lambda: 1 - 2 * mpmath.log(2) + (mpmath.euler + mpmath.log(2)) / 2)])
+def test_entropy_of_a_map_whose_derivative_has_a_pole(feature, ref):
+    """h(ln X) = h(X) - E ln X = 1 + gamma for X ~ Exp(1); h(sqrt Y) = h(Y) - ln 2 - E ln(Y)/2
+    for Y ~ Exp(2) (E ln Y = -gamma - ln 2): ln|g'| = -ln x or -ln 2 - ln(y)/2 has a
+    logarithmic singularity at the support's end, now banded (a pole or a power of x, not only
+    a polynomial's zero); they used to be estimates."""
+    import sympy as sp
+
+    from fstheory.theory.laws import Exponential
+    from fstheory.theory.numeric import NumericRoute
+
+    X, Y = sp.symbols("X Y", real=True)
+    route = NumericRoute({X: Exponential(1), Y: Exponential(2)}, None)
+    with mpmath.workdps(36):
+        got = route.entropy(sp.sympify(feature, locals={"X": X, "Y": Y}))
+    with mpmath.workdps(45):
+        assert got.certified and got.error < mpmath.mpf(10) ** -30
+        assert abs(got.value - ref()) <= got.error

@@ -110,20 +110,33 @@ def log_abs(expr, syms) -> Integrand:
 
 
 def _simple_zeros(expr, syms) -> list:
-    """For a polynomial of one variable: [(c, h, m)] for each real zero c of multiplicity m,
-    with expr = (x - c)^m h(x) (h compiled), so that ln|expr| = m ln|x - c| + ln|h| near c."""
+    """For one variable x: [(c, h, m)] for each real zero or pole c of expr = (x - c)^m h(x),
+    m a nonzero rational (a zero of a polynomial factor, or a power such as 1/x or 1/sqrt(x))
+    and h compiled, so that ln|expr| = m ln|x - c| + ln|h| near c."""
     if len(syms) != 1:
         return []
     (x,) = syms
-    expr = sp.sympify(expr)
-    if expr.atoms(sp.Abs, sp.sign) or not expr.is_polynomial(x):
+    expr = sp.factor(sp.sympify(expr))
+    if expr.atoms(sp.Abs, sp.sign):
         return []
-    out = []
-    for c, mult in sp.roots(sp.Poly(expr, x)).items():
-        if not c.is_real:
+    orders: dict = {}
+    for factor in sp.Mul.make_args(expr):
+        base, e = factor.as_base_exp()
+        if x not in base.free_symbols:
             continue
-        h = sp.cancel(expr / (x - c) ** mult)
-        out.append((num(c), compile_expr(h, [x]), mult))
+        if not (e.is_Rational and base.is_polynomial(x)):
+            return []
+        for c, mult in sp.roots(sp.Poly(base, x)).items():
+            if c.is_real:
+                orders[c] = orders.get(c, 0) + mult * e
+    out = []
+    for c, m in orders.items():
+        if m == 0:
+            continue
+        h = sp.simplify(expr / (x - c) ** m)
+        if h.subs(x, c) in (0, sp.zoo, sp.oo, -sp.oo, sp.nan):
+            continue
+        out.append((num(c), compile_expr(h, [x]), num(abs(m))))
     return out
 
 
