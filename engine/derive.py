@@ -27,9 +27,10 @@ import sympy as sp
 
 from fstheory.engine.kinds import Derivation, Numerical, Structural, closed_kind
 from fstheory.scenarios.declaration import Scenario
-from fstheory.theory import law_algebra, structure
+from fstheory.theory import law_algebra, structure, uniform_class
 from fstheory.theory.determination import univariate_partners
 from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_budget
+from fstheory.theory.uniform_class import mi_class_expression
 
 __all__ = ["Derivation", "ScenarioContent", "ScenarioDerivation", "class_reduction", "declaration_key", "derive",
            "pair_reduction", "reduce_bijection", "reduce_monotone"]
@@ -167,10 +168,23 @@ def _derive_mi_class(expr, scenario: Scenario, laws) -> Derivation:
         if sp.expand(key - reduced) == 0:
             note = "" if reduced == expr else f" (one-to-one image of {reduced})"
             return closed_kind(form, f"declared closed form for MI(C, {key}){note}", scenario)
+    found = _uniform_class(expr, scenario)
+    if found is not None:
+        return closed_kind(mi_class_expression(*found), "uniform laws, class 1{A + kB >= 0}: "
+                           "Scenario I's closed form", scenario)
     form = law_algebra.gaussian_class_mi(reduced, weights, threshold, laws)
     if form is not None:
         return closed_kind(form, "bivariate normal (V, L): skew-normal expectation", scenario)
     return numeric
+
+
+def _uniform_class(expr, scenario: Scenario):
+    """(which, k) of :func:`fstheory.theory.uniform_class.recognise` for MI(C, expr), the class
+    weight k a number or a parameter with domain [0, 1]: the closed form depends on the laws
+    and the rule only, wherever they are declared."""
+    weights = [sp.sympify(w) for w in scenario.class_rule.weights.values()]
+    swept = next((w for w in weights if isinstance(w, sp.Symbol)), None)
+    return uniform_class.recognise(scenario, {}, expr, swept)
 
 
 def _derive_pair(e1, e2, laws) -> Derivation:

@@ -153,6 +153,14 @@ class ClassProbability:
             return (arb(1), arb(0)) if v >= 0 else (arb(0), arb(1))
         return self.rest.sf(-v), self.rest.cdf(-v)
 
+    def certified_value(self, u: tuple):
+        """(q1, q0) at ``u`` with proved radii where the rest's law is a numerical convolution
+        of closed laws (:meth:`fstheory.theory.univariate.Convolved.certified_tails`), else
+        None (:meth:`value` then gives them, with an estimated inner integral)."""
+        if self.remaining or self.rest is None or not hasattr(self.rest, "certified_tails"):
+            return None
+        return self.rest.certified_tails(-self._form_fn(*u))
+
     def branch(self, m: tuple):
         """For one coordinate and closed laws: (q1, q0) as analytic functions of a complex ball,
         with every choice made at the real point ``m``."""

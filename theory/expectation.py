@@ -277,14 +277,14 @@ def _exact_rational(x: arb):
 
 def _split_at_log_zeros(runs: list, zeros: list) -> list:
     """The runs of pieces with every piece that ends at a logarithmic singularity taken out
-    as a tuple (a, b, c, ln|h|), c the singular end."""
+    as a tuple (a, b, c, h, m), c the singular end (of multiplicity m)."""
     if not zeros:
         return runs
     out = []
     for run in runs:
         current = [run[0]]
         for a, b in zip(run, run[1:]):
-            hit = next(((c, h) for c, h in zeros if abs(c - a) < arb(10) ** -30
+            hit = next(((c, h, m) for c, h, m in zeros if abs(c - a) < arb(10) ** -30
                         or abs(c - b) < arb(10) ** -30), None)
             if hit is None:
                 current.append(b)
@@ -299,11 +299,11 @@ def _split_at_log_zeros(runs: list, zeros: list) -> list:
 
 
 def _log_singular_piece(law, F: Integrand, branch, piece, tol: arb):
-    """int f(x) F(x) dx over [a, b] with F = ln|x - c| + ln|h(x)|, c = a or b: the band of
-    width delta at c is bounded, |int| <= sup f (delta (|ln delta| + 1) + delta sup |ln|h||),
-    and the rest integrated (certified) in s = ln|x - c|, where the singularity becomes a
-    linear decay."""
-    a, b, c, log_h = piece
+    """int f(x) F(x) dx over [a, b] with F = m ln|x - c| + ln|h(x)|, c = a or b: the band of
+    width delta at c is bounded, |int| <= sup f (m delta (|ln delta| + 1) + delta sup
+    |ln|h||), and the rest integrated (certified) in s = ln|x - c|, where the singularity
+    becomes a linear decay."""
+    a, b, c, log_h, mult = piece
     side = 1 if abs(c - a) < abs(c - b) else -1
     length = (b - a)
     band = arb((a + b) / 2, ((b - a) / 2).upper())
@@ -312,8 +312,12 @@ def _log_singular_piece(law, F: Integrand, branch, piece, tol: arb):
     for _ in range(100):
         near = arb(c + side * delta / 2, (delta / 2).upper()) if side > 0 else \
             arb(c - delta / 2, (delta / 2).upper())
-        sup_h = abs(log_h(near)).upper()
-        bound = sup_f * (delta * (abs(delta.log()) + 1) + delta * sup_h)
+        h_near = abs(log_h(near))
+        # a bound of sup |ln|h|| on the band (h is the cofactor itself, not its logarithm):
+        # |ln| at the two ends of |h|'s range, added
+        sup_h = (abs(h_near.upper().log()) + abs(h_near.lower().log())).upper() \
+            if h_near.lower() > 0 else arb("inf")
+        bound = sup_f * (mult * delta * (abs(delta.log()) + 1) + delta * sup_h)
         if bound.is_finite() and bound <= tol / 4:
             break
         delta = delta / 1024

@@ -49,8 +49,18 @@ def law_entropy(law, acc):
     branch = None
     if law.closed:
         def branch(m):
-            f = law.pdf_branch(m)
-            return lambda z, an: -xlogx(f(z), an)
+            # -f ln f from the law's own ln f where it is finite on the ball (a normal
+            # smoothing's far tail, whose density is e^(-t^2/2) times a slowly varying factor,
+            # keeps its precision there), else from f (a density reaching 0 at a support end)
+            f, log_f = law.pdf_branch(m), law.log_pdf_branch(m)
+
+            def g(z, an):
+                L = log_f(z)
+                if L.is_finite():
+                    return -(L.exp() * L)
+                return -xlogx(f(z), an)
+
+            return g
 
     v, e, how, proved = best(branch, lambda x: -xlogx(law.pdf(x)), pts, acc.tol)
     return v, e + tail, f"{how} of -f ln f", proved
@@ -100,20 +110,33 @@ def log_abs(expr, syms) -> Integrand:
 
 
 def _simple_zeros(expr, syms) -> list:
-    """For a polynomial of one variable: [(c, ln|h|)] for each simple real zero c, with
-    expr = (x - c) h(x) (h compiled), so that ln|expr| = ln|x - c| + ln|h| near c."""
+    """For one variable x: [(c, h, m)] for each real zero or pole c of expr = (x - c)^m h(x),
+    m a nonzero rational (a zero of a polynomial factor, or a power such as 1/x or 1/sqrt(x))
+    and h compiled, so that ln|expr| = m ln|x - c| + ln|h| near c."""
     if len(syms) != 1:
         return []
     (x,) = syms
-    expr = sp.sympify(expr)
-    if expr.atoms(sp.Abs, sp.sign) or not expr.is_polynomial(x):
+    expr = sp.factor(sp.sympify(expr))
+    if expr.atoms(sp.Abs, sp.sign):
         return []
-    out = []
-    for c, mult in sp.roots(sp.Poly(expr, x)).items():
-        if mult != 1 or not c.is_real:
+    orders: dict = {}
+    for factor in sp.Mul.make_args(expr):
+        base, e = factor.as_base_exp()
+        if x not in base.free_symbols:
             continue
-        h = sp.cancel(expr / (x - c))
-        out.append((num(c), compile_expr(h, [x])))
+        if not (e.is_Rational and base.is_polynomial(x)):
+            return []
+        for c, mult in sp.roots(sp.Poly(base, x)).items():
+            if c.is_real:
+                orders[c] = orders.get(c, 0) + mult * e
+    out = []
+    for c, m in orders.items():
+        if m == 0:
+            continue
+        h = sp.simplify(expr / (x - c) ** m)
+        if h.subs(x, c) in (0, sp.zoo, sp.oo, -sp.oo, sp.nan):
+            continue
+        out.append((num(c), compile_expr(h, [x]), num(abs(m))))
     return out
 
 

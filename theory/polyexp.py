@@ -48,11 +48,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
 
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.balls import ball, ipow
 
-__all__ = ["PolyExp", "Piece", "gauss_smooth", "product_integral", "end_sum", "INF"]
+__all__ = ["PolyExp", "Piece", "gauss_smooth", "log_gauss_smooth", "tail_integral", "product_integral", "end_sum", "INF"]
 
 INF = math.inf
 
@@ -446,6 +446,29 @@ def _normal_mass(ta, tb, mid_a, mid_b):
     return 1 - lower - upper
 
 
+def _smooth_term(k: int, la, p, u, umid, s, s2, shift: Fraction = Fraction(0)):
+    """int_piece phi_s(u - y) (y - shift)^k e^(la y) dy = e^(la u + la^2 s^2 / 2) * poly:
+    ``poly``."""
+    mu = u + la * s2
+    mu_mid = umid + la * s2
+    ta = None if p.lo == -INF else (ball(p.lo) - mu) / s
+    tb = None if p.hi == INF else (ball(p.hi) - mu) / s
+    ta_mid = None if p.lo == -INF else ((ball(p.lo) - mu_mid) / s).mid()
+    tb_mid = None if p.hi == INF else ((ball(p.hi) - mu_mid) / s).mid()
+    moments = [_normal_mass(ta, tb, ta_mid, tb_mid)]
+    pa = _phi(ta) if ta is not None else 0
+    pb = _phi(tb) if tb is not None else 0
+    if k >= 1:
+        moments.append(pa - pb)
+    for i in range(2, k + 1):
+        term_a = ipow(ta, i - 1) * pa if ta is not None else 0
+        term_b = ipow(tb, i - 1) * pb if tb is not None else 0
+        moments.append((i - 1) * moments[i - 2] + term_a - term_b)
+    centre = mu - ball(shift) if shift else mu
+    return sum((comb(k, i) * ipow(centre, k - i) * ipow(s, i) * moments[i] for i in range(k + 1)),
+               u * 0)
+
+
 def gauss_smooth(f: PolyExp, m, s, z, zmid: arb | None = None):
     """int phi_s(z - m - y) f(y) dy: the density (f a density), CDF (f a CDF) or survival
     function (f a survival function) of N(m, s^2) + P, at z (arb or acb; for a complex ball give
@@ -459,21 +482,159 @@ def gauss_smooth(f: PolyExp, m, s, z, zmid: arb | None = None):
     for p in f.pieces:
         for (k, lam), c in p.terms.items():
             la = ball(lam)
-            mu = u + la * s2
+            total += c * (la * u + la * la * s2 / 2).exp() * _smooth_term(k, la, p, u, umid, s, s2)
+    return total
+
+
+# --- logarithms of normal smoothings, for far tails ---------------------------------------------
+
+#: a term is written from its piece's end once the end lies this many standard deviations into
+#: the normal's tail (below it the moments above keep their precision)
+TAIL = 1
+
+
+def _tail_integral_point(i: int, a0):
+    """K_i at an exact point a0, as an acb ball: K_0 = sqrt(pi/2)
+    e^(a^2/2) erfc(a/sqrt 2), then K_1 = 1 - a K_0 and K_(j+1) = j K_(j-1) - a K_j (integration
+    by parts), run with 2 log2|a| + 2 more bits per step for the cancellation of the recurrence
+    (arb's asymptotic series of U is limited to about e^(-a^2/2) relative accuracy)."""
+    a0 = acb(a0)
+    size = abs(a0).upper()
+    step = 2 * max(0, math.ceil(math.log2(float(size)))) + 2
+    saved = ctx.prec
+    ctx.prec = saved + 20 + i * step
+    try:
+        r2 = arb(2).sqrt()
+        k_prev, k = None, (arb.pi() / 2).sqrt() * (a0 * a0 / 2).exp() * (a0 / r2).erfc()
+        for j in range(i):
+            k_prev, k = k, (1 if j == 0 else j * k_prev) - a0 * k
+        return k + 0
+    finally:
+        ctx.prec = saved
+
+
+def tail_integral(i: int, a):
+    """K_i(a) = int_0^oo v^i e^(-a v - v^2/2) dv = i! 2^(-(i+1)/2) U((i+1)/2, 1/2, a^2/2) (U
+    Tricomi's confluent hypergeometric function; DLMF 12.5.1 and 12.7.14): an entire function
+    of a, positive and slowly varying on the positive axis (K_i ~ i!/a^(i+1)).
+
+    On a ball it is evaluated at the centre a0 and widened by ``|a - a0| K_(i+1)(min Re a)``: ``|K_i'| = |K_(i+1)| <=
+    K_(i+1)(Re a)``, and K_(i+1) decreases on the real axis (arb's enclosures of erfc and U on
+    a wide complex ball are far looser, or nan).
+
+    >>> from flint import arb
+    >>> tail_integral(0, arb(2)).str(10, radius=False)      # sqrt(pi/2) e^2 erfc(sqrt 2)
+    '0.4213692293'
+    """
+    z = acb(a)
+    re, im = z.real, z.imag
+    a0 = acb(re.mid(), im.mid())
+    lo = re.lower()
+    if not (lo.is_finite() and im.is_finite()):
+        return acb("nan") if isinstance(a, acb) else arb("nan")
+    value = _tail_integral_point(i, a0)
+    r = (re.rad() * re.rad() + im.rad() * im.rad()).sqrt()
+    if r != 0:
+        slope = abs(_tail_integral_point(i + 1, acb(lo))).upper()
+        e = arb(0, (r * slope).upper())
+        value += acb(e, e)
+    return value if isinstance(a, acb) else value.real
+
+
+def _smooth_parts(f: PolyExp, m, s, z, zmid):
+    """f smoothed by N(m, s^2) at z (:func:`gauss_smooth`) as a list of ((A, B, C), W) with the
+    value ``sum W e^E``, ``E = A + B u + C u^2`` (u = z - m) and W slowly varying. A term whose
+    piece lies in the normal's upper tail from its lower end ``lo`` (``ta >= TAIL``), with
+    ``y = lo + s v``, is ``int_lo^oo phi_s(u - y) y^k e^(l y) dy = e^(l lo - (lo - u)^2 / (2
+    s^2)) / sqrt(2 pi) sum_i C(k, i) lo^(k-i) s^i K_i(ta)`` (:func:`tail_integral`), and a
+    finite piece is the difference of two such tails; the lower tail likewise from its upper
+    end. No two parts of the size of the value cancel: the far tail of a smoothed law keeps its
+    relative precision on complex balls, where the moments of :func:`gauss_smooth` lose it."""
+    u = z - m
+    umid = zmid - (m.real if isinstance(m, acb) else m)
+    s2 = s * s
+    norm = 1 / (2 * arb.pi()).sqrt()
+    parts = []
+    for p in f.pieces:
+        rates: dict = {}
+        for (k, lam), c in p.terms.items():
+            rates.setdefault(lam, {})[k] = c
+        for lam, poly in rates.items():
+            la = ball(lam)
             mu_mid = umid + la * s2
-            ta = None if p.lo == -INF else (ball(p.lo) - mu) / s
-            tb = None if p.hi == INF else (ball(p.hi) - mu) / s
             ta_mid = None if p.lo == -INF else ((ball(p.lo) - mu_mid) / s).mid()
             tb_mid = None if p.hi == INF else ((ball(p.hi) - mu_mid) / s).mid()
-            moments = [_normal_mass(ta, tb, ta_mid, tb_mid)]
-            pa = _phi(ta) if ta is not None else 0
-            pb = _phi(tb) if tb is not None else 0
-            if k >= 1:
-                moments.append(pa - pb)
-            for i in range(2, k + 1):
-                term_a = ipow(ta, i - 1) * pa if ta is not None else 0
-                term_b = ipow(tb, i - 1) * pb if tb is not None else 0
-                moments.append((i - 1) * moments[i - 2] + term_a - term_b)
-            poly = sum((comb(k, i) * ipow(mu, k - i) * ipow(s, i) * moments[i] for i in range(k + 1)), z * 0)
-            total += c * (la * u + la * la * s2 / 2).exp() * poly
-    return total
+            if ta_mid is not None and ta_mid >= TAIL:
+                ends = [(p.lo, 1, 1)] + ([(p.hi, 1, -1)] if p.hi != INF else [])
+            elif tb_mid is not None and tb_mid <= -TAIL:
+                ends = [(p.hi, -1, 1)] + ([(p.lo, -1, -1)] if p.lo != -INF else [])
+            else:
+                # the piece's polynomial about its centre: its Taylor coefficients are small
+                # where the powers of y would cancel (a piece far from 0)
+                centre = _mid(p.lo, p.hi) if (p.lo != -INF or p.hi != INF) else Fraction(0)
+                w = u * 0
+                for j in range(max(poly) + 1):
+                    d = _taylor(poly, j, centre)
+                    if not d.is_zero():
+                        w += d * _smooth_term(j, la, p, u, umid, s, s2, centre)
+                parts.append(((la * la * s2 / 2, la, arb(0)), w))
+                continue
+            mu = u + la * s2
+            top = max(poly)
+            for end, side, sign in ends:
+                e = ball(end)
+                a = side * (e - mu) / s
+                # the piece's polynomial expanded about its end (its Taylor coefficients d_i
+                # exact where the polynomial is: a survival function's piece vanishing at its
+                # end leaves no leading term to cancel)
+                w = u * 0
+                for i in range(top + 1):
+                    d = _taylor(poly, i, end)
+                    if not d.is_zero():
+                        w += d * ipow(side * s, i) * tail_integral(i, a)
+                parts.append(((la * e - e * e / (2 * s2), e / s2, -1 / (2 * s2)), sign * norm * w))
+    return parts
+
+
+def _taylor(poly: dict, i: int, centre: Fraction):
+    """The coefficient of (y - centre)^i in sum_k poly[k] y^k."""
+    c = ball(centre)
+    return sum((a * comb(k, i) * ipow(c, k - i) for k, a in poly.items() if k >= i), arb(0))
+
+
+def _quadratic(coefs, u):
+    a, b, c = coefs
+    return a + u * (b + c * u)
+
+
+def log_gauss_smooth(f: PolyExp, m, s, zmid: arb):
+    """ln of :func:`gauss_smooth` as an analytic function of complex balls near the real point
+    ``zmid`` (every choice made there): ``E_r + ln sum_j W_j e^(E_j - E_r)`` over the parts of
+    :func:`_smooth_parts`, the reference r the largest part at ``zmid``, each ``E_j - E_r``
+    evaluated from the differences of the polynomials' coefficients. Non-finite where a ball
+    meets the logarithm's cut. Unlike ln of the sum itself, no exponential of a far tail is
+    taken: in a normal tail the value is ``e^(-t^2/2)`` times a slowly varying factor, and
+    ``-t^2/2`` is a polynomial."""
+    at = _smooth_parts(f, m, s, zmid, zmid)
+    u_mid = zmid - m
+
+    def size(part):
+        coefs, w = part
+        w = abs(w).mid()
+        return _quadratic(coefs, u_mid).mid() + (w.log() if w > 0 else arb(-10**9))
+
+    sizes = [size(part) for part in at]
+    ref = max(range(len(at)), key=lambda j: sizes[j])
+    coefs_ref = at[ref][0]
+
+    def g(z):
+        u = z - m
+        parts = _smooth_parts(f, m, s, z, zmid)
+        total = z * 0
+        for coefs, w in parts:
+            delta = tuple(x - y for x, y in zip(coefs, coefs_ref))
+            total += w * _quadratic(delta, u).exp()
+        log_total = total.log(analytic=True) if isinstance(total, acb) else total.log()
+        return _quadratic(coefs_ref, u) + log_total
+
+    return g

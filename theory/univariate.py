@@ -44,7 +44,15 @@ from flint import acb, arb
 
 from fstheory.theory import laws as L
 from fstheory.theory.balls import ball
-from fstheory.theory.polyexp import INF, PolyExp, end_sum, gauss_smooth
+from fstheory.theory.polyexp import (
+    INF,
+    TAIL,
+    PolyExp,
+    end_sum,
+    gauss_smooth,
+    log_gauss_smooth,
+    tail_integral,
+)
 from fstheory.theory.quadrature import integrate_ball
 
 __all__ = [
@@ -271,6 +279,28 @@ class Normal(Law1D):
         log_c = self._c.log()
         return lambda z: log_c - ((z - self.m) / self.s) ** 2 / 2
 
+    def _log_tail(self, x0, side: int):
+        """ln sf (side 1) or ln cdf (side -1) near x0. In the tail (t = side (x - m)/s >= 1 at
+        x0), ``ln(erfc(t/sqrt 2)/2) = -t^2/2 + ln(erfcx(t/sqrt 2)/2)``, with
+        ``erfcx(t/sqrt 2) = sqrt(2/pi) K_0(t)`` (:func:`fstheory.theory.polyexp.tail_integral`):
+        no exponential of -t^2/2 is taken, whose phase wraps on complex balls."""
+        if not side * (x0 - self.m) / self.s >= TAIL:
+            f = self._sf if side == 1 else self._cdf
+            return lambda z: _log(f(z))
+        half_log_2pi = (2 * arb.pi()).log() / 2
+
+        def g(z):
+            t = side * (z - self.m) / self.s
+            return _log(tail_integral(0, t)) - t * t / 2 - half_log_2pi
+
+        return g
+
+    def log_sf_branch(self, x0):
+        return self._log_tail(x0, 1)
+
+    def log_cdf_branch(self, x0):
+        return self._log_tail(x0, -1)
+
     def log_density_poly(self, x0):
         if self.var is None or not sp.sympify(self.var).is_Rational:
             return None
@@ -326,7 +356,12 @@ class Logistic(Law1D):
         return f
 
     def pdf(self, x):
-        return self.pdf_branch(x)(x)
+        # e^{-|t|} / (s (1 + e^{-|t|})^2): the density is even in t, and a real ball across
+        # (or touching) mu keeps a finite enclosure
+        t = self._t(x)
+        lo, hi = t.abs_lower(), t.abs_upper()  # |t| as a ball within [0, inf)
+        e = (-arb((lo + hi) / 2, ((hi - lo) / 2).upper())).exp()
+        return e / (self._s * (1 + e) * (1 + e))
 
     def cdf_branch(self, x0):
         return lambda z: 1 / (1 + (-self._t(z)).exp())
@@ -444,6 +479,23 @@ class GaussPE(Law1D):
         c = (lo + hi) / 2 if lo != -INF and hi != INF else (self.pe.breakpoints()[1] if len(self.pe.breakpoints()) > 2 else Fraction(0))
         return self.normal.m_frac + c
 
+    def breakpoints(self):
+        """Where the formulas of :func:`fstheory.theory.polyexp.log_gauss_smooth` change (the law
+        itself is analytic): a piece of P with end e and rate l is in the normal's tail once
+        ``|x - m - e + l s^2| >= TAIL s``. Splitting there keeps every quadrature piece on
+        formulas chosen for all of it."""
+        m, s = self.normal.m, self.normal.s
+        rates = {lam for p in self.pe.pieces for (_k, lam) in p.terms}
+        out = set()
+        for e in self.pe.breakpoints():
+            if e in (INF, -INF):
+                continue
+            for lam in rates:
+                centre = m + ball(e) - ball(lam) * s * s
+                for side in (-1, 1):
+                    out.add(_exact((centre + side * TAIL * s).mid()))
+        return sorted(out)
+
     def _branch(self, f):
         m, s = self.normal.m, self.normal.s
 
@@ -452,6 +504,19 @@ class GaussPE(Law1D):
             return lambda z: gauss_smooth(f, m, s, z, x0)
 
         return make
+
+    def _log_branch(self, f):
+        m, s = self.normal.m, self.normal.s
+        return lambda x0: log_gauss_smooth(f, m, s, x0.real if isinstance(x0, acb) else x0)
+
+    def log_pdf_branch(self, x0):
+        return self._log_branch(self.pe)(x0)
+
+    def log_cdf_branch(self, x0):
+        return self._log_branch(self._cdf)(x0)
+
+    def log_sf_branch(self, x0):
+        return self._log_branch(self._sf)(x0)
 
     def pdf_branch(self, x0):
         return self._branch(self.pe)(x0)
@@ -509,6 +574,41 @@ class Convolved(Law1D):
         inner = sorted((c for c in cuts if ulo < c < uhi), key=lambda t: t.mid())
         return integrate_ball(lambda u: self.a.pdf(u) * g(x - u), [ulo, *inner, uhi],
                               self.acc.inner_tol, self.acc.inner_rel)
+
+    def certified_tails(self, x: arb):
+        """(sf(x), cdf(x)) with proved radii when A and B are closed: the same integrals as
+        :meth:`sf` and :meth:`cdf` by certified quadrature of their analytic branches, plus
+        the truncations (each box holds all but ``eps`` of its law: at most ``2 eps`` in all).
+        None when a law is not closed or the quadrature does not converge."""
+        from fstheory.theory.quadrature import QuadratureError, QuadratureTimeout, certified
+
+        if not (self.a.closed and self.b.closed):
+            return None
+        (lo, hi), (blo, bhi) = self._boxes()
+        eps = self.acc.tol * arb(10) ** -6
+        ulo, uhi = max(ball(lo), x - ball(bhi)), min(ball(hi), x - ball(blo))
+        cuts = [ball(p) for p in self.a.breakpoints() + [self.a._centre()]]
+        cuts += [x - ball(p) for p in self.b.breakpoints() + [self.b._centre()]]
+        out = []
+        for tail, outside in ((self.b.sf_branch, self.a.sf(x - ball(blo))),
+                              (self.b.cdf_branch, self.a.cdf(x - ball(bhi)))):
+            total = outside
+            if ulo < uhi:
+                pts = [ulo, *sorted((c for c in cuts if ulo < c < uhi), key=lambda t: t.mid()), uhi]
+
+                def branch(m, tail=tail):
+                    f, g = self.a.pdf_branch(m), tail(x - m)
+                    return lambda z, an: f(z) * g(x - z)
+
+                try:
+                    v, e = certified(branch, pts, self.acc.inner_tol)
+                except QuadratureTimeout:
+                    raise
+                except QuadratureError:
+                    return None
+                total = total + arb(v, e)
+            out.append(total + arb(0, (2 * eps).upper()))
+        return out[0], out[1]
 
     def pdf(self, x):
         return self._conv(x, self.b.pdf)

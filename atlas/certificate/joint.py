@@ -70,8 +70,6 @@ class JointLeaves:
     def __init__(self, leaves):
         if leaves.on_beta:
             raise NoEnclosure("a 3-D method swept over beta")
-        if leaves.from_file:
-            raise NoEnclosure("a scenario file: its joint inputs are not known to have enclosures")
         self.leaves = leaves
         pv = leaves.pv
         self.t = leaves.t

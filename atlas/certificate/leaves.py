@@ -73,8 +73,6 @@ class Leaves:
         self.scenario = sw.scenario
         self.param = sw.param
         self.labels = pv.labels
-        #: a scenario file's joint inputs are not known to have enclosures
-        self.from_file = sw.spec.scenario_file is not None
         self.lo_text, self.hi_text = sw.spec.lo, sw.spec.hi
         self.digits = sw.spec.digits
         self.bits = working_bits(self.digits)
