@@ -395,4 +395,6 @@ def run(argv) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:]))
+    from fstheory.signals import run_program
+
+    run_program(lambda: run(sys.argv[1:]), "atlas")

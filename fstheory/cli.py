@@ -18,7 +18,8 @@ import sys
 import traceback
 
 from fstheory.errors import UserInputError
-from fstheory.signals import Terminated, exit_code, interruption_behind, sigterm_raises
+from fstheory.signals import (Terminated, exit_code, interruption_behind, run_program,
+                              sigterm_raises)
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -529,5 +530,12 @@ def _run(argv, args_in, debug) -> int:
         return EXIT_INTERNAL
 
 
+def entry() -> None:
+    """The console script ``fstheory``: :func:`main` as the whole program
+    (:func:`fstheory.signals.run_program`: a signal while the interpreter shuts down still
+    exits 130 / 143)."""
+    run_program(main, "fstheory")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
