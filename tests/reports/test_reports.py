@@ -125,15 +125,17 @@ def _toy() -> Scenario:
 
 @pytest.mark.slow
 def test_generators_are_generic_over_scenarios(tmp_path):
-    """A third, declared scenario comes out of the same code (three features, no closed form
-    for its MIs with the class: numerical route)."""
+    """A third, declared scenario comes out of the same code (three features): its class is
+    Scenario I's, recognised by content, so MI(C, X) is Scenario I's closed form; MI(C, Y^2) is
+    a symmetry zero and MI(C, X+Y) takes the numerical route."""
     files = tables.generate(tmp_path, digits=12, scenarios=["uniform", _toy()])
     names = {f.name for f in files}
     assert {"general_toy.md", "mi_features_toy.tex", "orderings_toy.csv"} <= names
     o = json.loads((tmp_path / "orderings_toy.json").read_text())
     assert all(len(r["order"]) == 3 for p in o["parts"] for r in p["rows"])
     g = json.loads((tmp_path / "general_toy.json").read_text())
-    assert g["features"][0]["mi_class"]["kind"] == "numeric"
+    assert [f["mi_class"]["kind"] for f in g["features"]] == ["closed", "structure", "numeric"]
+    assert g["features"][0]["mi_class"]["plain"] == "-k/2 + log(2)"
     assert g["features"][2]["law"]["plain"] == "Tri(-2, 2, 0)"
     assert "`toy` -- Toy" in (tmp_path / "README.md").read_text()
     n = json.loads((tmp_path / "numeric_table.json").read_text())
