@@ -84,7 +84,8 @@ def http_server():
 
 
 @pytest.mark.parametrize("command", ["simulate", "atlas"])
-@pytest.mark.parametrize("kind", ["silent", "backlog", "proxy", "banner", "http"])
+@pytest.mark.parametrize("kind", ["silent"] + [  # each waits for the timeout: one in test-fast
+    pytest.param(k, marks=pytest.mark.slow) for k in ("backlog", "proxy", "banner", "http")])
 def test_a_listener_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(
         capsys, http_server, command, kind):
     if kind == "http":
