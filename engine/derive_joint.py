@@ -387,27 +387,6 @@ class ParametricStructure(JointStructure):
         self.symbol = scenario.parameter(name).symbol
         super().__init__(BoundScenario(scenario, {**params, name: self.symbol}))
 
-    def _sufficient(self, rest) -> SetDerivation | None:
-        """MI(C; V_S) = MI(C; L) for the class's part L of the features' base variables, when
-        the class form splits as L + (terms of the other variables) and L is a function of V_S
-        (:mod:`fstheory.theory.sufficiency`): "single" when L is a one-to-one function of a
-        feature V_j (its MI, the same value), else "sufficient" with ``expr`` = L."""
-        L = self.labels
-        exprs = [self.exprs[i] for i in rest]
-        form = suff.sufficient_form(exprs, self.event, self.laws)
-        if form is None:
-            return None
-        why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
-               "them (the class's other variables are independent of them)")
-        laws = det.LawsByContent(self.laws)
-        vars_l = det.bases(form, self.laws)
-        for j, e in enumerate(self.exprs):
-            if (det.bases(e, self.laws) == vars_l and _function_of((e,), form, laws)
-                    and _function_of((form,), e, laws)):
-                return SetDerivation("single", (j,), f"{why}; {form} is a one-to-one function of "
-                                     f"{L[j]}: MI(C, {L[j]})")
-        return SetDerivation("sufficient", tuple(rest), f"{why}: MI(C, {form})", form)
-
     def _reflection_probability(self, tau):
         return DEFERRED
 

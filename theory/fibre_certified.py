@@ -258,6 +258,20 @@ def _inner(g, lower, upper, v, tol):
                         eval_limit=INNER_EVAL_LIMIT)
 
 
+def _constant_and_exponential(F, m, cell):
+    """(c_s, c_o, r) when, on ``cell``, the solved variable's density is the constant c_s and
+    the other's is c_o e^(r x) (one term each, no power of x); None otherwise."""
+    _, _, xm = cell
+    ps, po = F.s.law.pe.piece_at(F.solved(m, xm)), F.o.law.pe.piece_at(xm)
+    if ps is None or po is None or len(ps.terms) != 1 or len(po.terms) != 1:
+        return None
+    ((ks, rs), cs), = ps.terms.items()
+    ((ko, ro), co), = po.terms.items()
+    if ks != 0 or rs != 0 or ko != 0:
+        return None
+    return cs, co, ro
+
+
 def _closed_cell(F: _Fibre, m, cell):
     """The inner integral of a cell in closed form, as a function of v, when the solved
     coordinate's density is constant there (uniform) and the other's is c e^(r x), the
@@ -273,16 +287,12 @@ def _closed_cell(F: _Fibre, m, cell):
     poly = sp.Poly(F.a, x)
     if poly.degree() != 1 or poly.coeff_monomial(1) != 0:
         return None
-    _, _, xm = cell
-    ps, po = F.s.law.pe.piece_at(F.solved(m, xm)), F.o.law.pe.piece_at(xm)
-    if ps is None or po is None or len(ps.terms) != 1 or len(po.terms) != 1:
+    terms = _constant_and_exponential(F, m, cell)
+    if terms is None:
         return None
-    ((ks, rs), cs), = ps.terms.items()
-    ((ko, ro), co), = po.terms.items()
-    if ks != 0 or rs != 0 or ko != 0:
-        return None
+    cs, co, ro = terms
     alpha = abs(_num(poly.coeff_monomial(x)))
-    sigma = 1 if xm > 0 else -1
+    sigma = 1 if cell[2] > 0 else -1
     rho = sigma * ro
     factor = cs * co / alpha
     lower, upper, _ = cell
@@ -326,14 +336,10 @@ def _closed_sum_cell(F: _Fibre, m, cell):
 
     if not (isinstance(F.s.law, PELaw) and isinstance(F.o.law, PELaw)) or F.a.free_symbols:
         return None
-    _, _, xm = cell
-    ps, po = F.s.law.pe.piece_at(F.solved(m, xm)), F.o.law.pe.piece_at(xm)
-    if ps is None or po is None or len(ps.terms) != 1 or len(po.terms) != 1:
+    terms = _constant_and_exponential(F, m, cell)
+    if terms is None:
         return None
-    ((ks, rs), cs), = ps.terms.items()
-    ((ko, ro), co), = po.terms.items()
-    if ks != 0 or rs != 0 or ko != 0:
-        return None
+    cs, co, ro = terms
     factor = cs * co / abs(_num(F.a))
     lower, upper, _ = cell
     if ro == 0:
