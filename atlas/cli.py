@@ -1,4 +1,4 @@
-"""What ``fstheory atlas`` does with its arguments: check them, build the spec, run, print.
+"""What ``fstheory atlas`` does with its request: check it, build the spec, run, print.
 
 Every bad input is a :class:`~fstheory.scenarios.declaration.ParameterError` naming the
 parameter (exit 2): a parameter that cannot be varied, the same one varied twice, a range outside
@@ -14,14 +14,11 @@ from fstheory.atlas.numbers import as_exact
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError, to_rational
 
-__all__ = ["run_atlas", "spec_from_args"]
+__all__ = ["run_atlas", "spec_from_request"]
 
 
-def _fixed(args, scenario, vary) -> tuple:
-    from fstheory.scenarios.overrides import NAMED_FLAGS, merge_overrides, parse_param_assignments
-
-    named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
-    given = merge_overrides(named, parse_param_assignments(args.param))
+def _fixed(request, scenario, vary) -> tuple:
+    given = dict(request.scenario.params)
     for name in vary:
         if name in given:
             raise ParameterError(f"parameter '{name}' is varied (--vary {name}) and also given a "
@@ -31,36 +28,36 @@ def _fixed(args, scenario, vary) -> tuple:
     return tuple(sorted(given.items()))
 
 
-def spec_from_args(args, digits: int) -> tuple[list[AtlasSpec], list]:
-    """The spec(s) of the command line: one per --vary (checked), and the parsed ranges."""
-    from fstheory.scenarios.registry import resolve_scenario
-
-    name = None if args.scenario_file else (args.scenario or "uniform")
-    scenario = resolve_scenario(name, args.scenario_file)
-    method = get_method(args.method)
-    vary = list(args.vary)
+def spec_from_request(request) -> tuple[list[AtlasSpec], list]:
+    """The spec(s) of a :class:`fstheory.requests.AtlasRequest`: one per varied parameter
+    (checked), and the parsed ranges."""
+    choice = request.scenario
+    name = choice.registered_name
+    scenario = choice.scenario()
+    method = get_method(request.method)
+    vary = list(request.vary)
     if len(vary) > 2:
         raise ParameterError("parameter 'vary' can be given at most twice (a phase diagram)")
     if len(vary) == 2 and vary[0] == vary[1]:
         raise ParameterError(f"parameter 'vary': {vary[0]} is given twice")
-    if len(args.range) > len(vary):
+    if len(request.ranges) > len(vary):
         raise ParameterError("parameter 'range': one --range per --vary at most")
     domains = [check_parameter(scenario, method.key, v) for v in vary]
-    ranges = [parse_range(v, d, args.range[i] if i < len(args.range) else None)
+    ranges = [parse_range(v, d, request.ranges[i] if i < len(request.ranges) else None)
               for i, (v, d) in enumerate(zip(vary, domains))]
-    if "beta" in vary and args.beta is not None:
+    if "beta" in vary and request.beta is not None:
         raise ParameterError(f"parameter 'beta' is varied (--vary beta) and also given a value "
-                             f"(--beta {args.beta}): drop --beta to vary it (a (k, beta) map is "
+                             f"(--beta {request.beta}): drop --beta to vary it (a (k, beta) map is "
                              f"--vary k --vary beta without --beta)")
-    fixed = _fixed(args, scenario, vary)
-    beta = args.beta
+    fixed = _fixed(request, scenario, vary)
+    beta = request.beta
     if "beta" not in vary:
-        method.check(beta, args.reading, args.zero_beta, args.gamma)
+        method.check(beta, request.reading, request.zero_beta, request.gamma)
     specs = [AtlasSpec(method=method.key, parameter=v, lo=r[0], hi=r[1], scenario=name,
-                       scenario_file=args.scenario_file, fixed=fixed, beta=beta,
-                       reading=args.reading, zero_beta=args.zero_beta, digits=digits,
-                       gamma=args.gamma,
-                       grid=args.grid) for v, r in zip(vary, ranges)]
+                       scenario_file=choice.file, fixed=fixed, beta=beta,
+                       reading=request.reading, zero_beta=request.zero_beta, digits=request.digits,
+                       gamma=request.gamma,
+                       grid=request.grid) for v, r in zip(vary, ranges)]
     point = dict(fixed)
     for s in specs:  # bind once: a fixed parameter out of its domain fails here, before the work
         if s.parameter != "beta":
@@ -84,36 +81,36 @@ def map_title(spec: AtlasSpec) -> str:
     return (f"{scenario.title}\n{method.display}" + (f" ({', '.join(parts)})" if parts else ""))
 
 
-def run_atlas(args, digits: int, dask_client=None, progress=None) -> int:
-    """Check the arguments, then (within ``dask_client``, a context manager giving the Dask client
-    of ``--scheduler`` or None) compute and print; ``progress``: a
-    :class:`fstheory.parallel.Progress` (the command line's drawing)."""
+def run_atlas(request, dask_client=None, progress=None) -> int:
+    """Check the :class:`fstheory.requests.AtlasRequest`, then (within ``dask_client``, a
+    context manager giving the Dask client of ``--scheduler`` or None) compute and print;
+    ``progress``: a :class:`fstheory.parallel.Progress` (the command line's drawing)."""
     import contextlib
 
-    if args.out is not None:  # checked before anything is computed, as `tables --out`
+    if request.out is not None:  # checked before anything is computed, as `tables --out`
         from fstheory.atlas.figures import MAP_SUFFIXES
         from fstheory.reports.atomic import check_output_stem
 
-        if len(args.vary) != 2:
+        if len(request.vary) != 2:
             raise ParameterError(
                 "parameter 'out': STEM.png, STEM.pdf and STEM.json draw a phase diagram, which "
                 "needs two --vary (e.g. --vary k --vary beta); with one --vary the regions are "
                 "printed (--json for the data)")
-        check_output_stem(args.out, MAP_SUFFIXES)
-    specs, _ = spec_from_args(args, digits)
+        check_output_stem(request.out, MAP_SUFFIXES)
+    specs, _ = spec_from_request(request)
     with dask_client if dask_client is not None else contextlib.nullcontext() as client:
-        scheduler = client if client is not None else args.scheduler
+        scheduler = client if client is not None else request.scheduler
         if len(specs) == 1:
-            result = atlas(specs[0], jobs=args.jobs, scheduler=scheduler, progress=progress)
-            print(json.dumps(result.to_json()) if args.json else result.text())
+            result = atlas(specs[0], jobs=request.jobs, scheduler=scheduler, progress=progress)
+            print(json.dumps(result.to_json()) if request.json else result.text())
             return 0
         from fstheory.atlas.phase_map import phase_map
 
-        pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=args.jobs,
+        pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=request.jobs,
                        scheduler=scheduler, progress=progress)
-    if args.out is not None:
+    if request.out is not None:
         from fstheory.atlas.figures import write_map
 
-        write_map(pm, args.out, title=map_title(specs[0]))
-    print(json.dumps(pm.to_json()) if args.json else pm.text())
+        write_map(pm, request.out, title=map_title(specs[0]))
+    print(json.dumps(pm.to_json()) if request.json else pm.text())
     return 0

@@ -36,13 +36,14 @@ __all__ = [
 
 
 def _check_digits(digits: int) -> int:
-    """``digits`` as an int in [1, 100]: a Python or numpy integer."""
+    """``digits`` as an int in [1, 100]: a Python or numpy integer (text is refused: the digits
+    of a value already computed are a number, not an option of a command)."""
+    from fstheory.requests import integer_option
     from fstheory.scenarios.declaration import ParameterError
 
-    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) \
-            or not 1 <= digits <= 100:
+    if isinstance(digits, str):
         raise ParameterError(f"parameter 'digits' must be an integer in [1, 100] (got {digits!r})")
-    return int(digits)
+    return integer_option(digits, "digits", 1, 100)
 
 
 def _plain(value):
@@ -236,11 +237,12 @@ class ScenarioPoint:
             exact value). A value known only as an estimate is not computed (``x.is_estimate``,
             ``x.estimate`` = (value, error estimate)).
         """
-        digits = _check_digits(digits)
-        if digits not in self._values:
-            from fstheory.engine.evaluate import evaluate
+        from fstheory.requests import ValuesRequest, run_values
 
-            self._values[digits] = evaluate(self.bound, digits)
+        request = ValuesRequest(self.bound, digits)
+        digits = request.digits
+        if digits not in self._values:
+            self._values[digits] = run_values(request)
         if digits not in self._views:
             self._views[digits] = _proved_view(self._values[digits], digits)
         return self._views[digits]
@@ -277,12 +279,12 @@ class ScenarioPoint:
         fstheory.orderings.methods.MethodError
             For an unknown method or a bad option, before anything is computed.
         """
-        from fstheory.orderings.order import order
+        from fstheory.requests import OrderRequest, run_order
 
-        digits = _check_digits(digits)
-        result = order(self.bound, method, _plain(beta), reading=reading, zero_beta=zero_beta,
-                       digits=digits, values=self._values.get(digits),
-                       gamma=_plain(gamma))  # options checked first
+        request = OrderRequest(self.bound, method, _plain(beta), reading, zero_beta, digits,
+                               _plain(gamma))  # options checked before anything is computed
+        digits = request.digits
+        result = run_order(request, values=self._values.get(digits))
         self._values.setdefault(digits, result.values)
         return Ordering(result)
 
@@ -306,10 +308,10 @@ class ScenarioPoint:
         >>> r.classes[4].label, r.classes[4].kind
         ('Z', 'irrelevant')
         """
-        from fstheory.engine.relevance import classify
+        from fstheory.requests import RelevanceRequest, run_relevance
 
-        digits = _check_digits(digits)
-        return classify(self.bound, digits, values=self._values.get(digits))
+        request = RelevanceRequest(self.bound, digits)
+        return run_relevance(request, values=self._values.get(request.digits))
 
     def __repr__(self) -> str:
         from fstheory.scenarios.declaration import param_text

@@ -282,53 +282,25 @@ def build_parser() -> argparse.ArgumentParser:
 # ----- commands -------------------------------------------------------------------------------------
 
 
-def _digits(text: str) -> int:
-    from fstheory.user_numbers import parse_integer
-
-    return parse_integer(text, "digits", 1, 100)
-
-
-def _bound_from_args(args):
-    """The bound scenario named or declared by the arguments, with overrides applied."""
-    from fstheory.scenarios.overrides import (
-        NAMED_FLAGS,
-        bind_from_cli,
-        merge_overrides,
-        parse_param_assignments,
-    )
-    from fstheory.scenarios.registry import resolve_scenario
-
-    if args.scenario_file is not None:
-        name = None
-    else:
-        name = "uniform" if args.scenario is None else args.scenario
-    scenario = resolve_scenario(name, args.scenario_file)
-    named = {n: getattr(args, n, None) for n in NAMED_FLAGS}
-    return bind_from_cli(scenario, merge_overrides(named, parse_param_assignments(args.param)))
-
-
 def _cmd_values(args) -> int:
     from fstheory.reports.values_output import values_json, values_text
-    from fstheory.engine.evaluate import evaluate
+    from fstheory.requests import ScenarioChoice, ValuesRequest, run_values
 
-    digits = _digits(args.digits)
-    bound = _bound_from_args(args)
-    values = evaluate(bound, digits)
+    request = ValuesRequest(ScenarioChoice.from_args(args), args.digits)
+    values = run_values(request)
     if args.json:
-        print(json.dumps(values_json(values, digits, joint=args.joint)))
+        print(json.dumps(values_json(values, request.digits, joint=args.joint)))
     else:
-        print(values_text(values, digits, joint=args.joint))
+        print(values_text(values, request.digits, joint=args.joint))
     return EXIT_OK
 
 
 def _cmd_order(args) -> int:
     from fstheory.orderings.explain import explain, summary, to_json
-    from fstheory.orderings.order import order
+    from fstheory.requests import OrderRequest, ScenarioChoice, run_order
 
-    digits = _digits(args.digits)
-    bound = _bound_from_args(args)
-    result = order(bound, args.method, args.beta, reading=args.reading,
-                   zero_beta=args.zero_beta, digits=digits, gamma=args.gamma)
+    result = run_order(OrderRequest(ScenarioChoice.from_args(args), args.method, args.beta,
+                                    args.reading, args.zero_beta, args.digits, args.gamma))
     if args.json:
         print(json.dumps(to_json(result)))
     elif args.explain:
@@ -339,16 +311,16 @@ def _cmd_order(args) -> int:
 
 
 @contextlib.contextmanager
-def _dask_client(args):
+def _dask_client(request):
     """The Dask client of ``--scheduler`` (None without it), connected within
     ``--connect-timeout`` seconds or refused (exit code 2), closed at the end."""
     from fstheory.simulation.scheduler import connect, parse_timeout
 
-    timeout = parse_timeout(args.connect_timeout, "connect-timeout")
-    if args.scheduler is None:
+    timeout = parse_timeout(request.connect_timeout, "connect-timeout")
+    if request.scheduler is None:
         yield None
         return
-    client = connect(args.scheduler, timeout)
+    client = connect(request.scheduler, timeout)
     try:
         yield client
     finally:
@@ -357,38 +329,24 @@ def _dask_client(args):
 
 def _cmd_atlas(args) -> int:
     from fstheory.atlas.cli import run_atlas
-    from fstheory.user_numbers import parse_integer
+    from fstheory.requests import AtlasRequest
 
-    args.grid = parse_integer(args.grid, "grid", 4, 100000)
-    args.jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    return run_atlas(args, _digits(args.digits), _dask_client(args), _progress("atlas"))
+    request = AtlasRequest.from_args(args)
+    return run_atlas(request, _dask_client(request), _progress("atlas"))
 
 
 def _cmd_tables(args) -> int:
-    """The tables; with --verify, then what `fstheory verify` does, in this process: the values
-    the tables computed are read from the caches of fstheory.reports.compute, not computed
-    again, and the exit code is the verification's."""
-    from fstheory.reports.tables import main as tables_main
-    from fstheory.reports.verify import MIN_DIGITS, main as verify_main
-    from fstheory.scenarios.declaration import ParameterError
-    from fstheory.user_numbers import parse_integer
+    """The tables; with --verify, then what `fstheory verify` does, in this process
+    (:func:`fstheory.requests.run_tables`); the exit code is then the verification's."""
+    from fstheory.requests import TablesRequest, run_tables
 
-    jobs = parse_integer(args.jobs, "jobs", 1, 1024)
-    digits = _digits(args.digits)
-    if args.verify and digits < MIN_DIGITS:
-        raise ParameterError(f"parameter 'digits' must be at least {MIN_DIGITS} with --verify "
-                             f"(got {digits})")
-    code = tables_main(args.out, digits, args.scenario or None, jobs)
-    if not args.verify:
-        return code
-    print("fstheory tables: verification.md", file=sys.stderr, flush=True)
-    return verify_main(args.out, digits)
+    return run_tables(TablesRequest.from_args(args))
 
 
 def _cmd_verify(args) -> int:
-    from fstheory.reports.verify import main as verify_main
+    from fstheory.requests import VerifyRequest, run_verify
 
-    return verify_main(args.out, _digits(args.digits))  # 0: every disagreement documented
+    return run_verify(VerifyRequest(args.out, args.digits))  # 0: every disagreement documented
 
 
 def _progress(prefix: str):
@@ -425,38 +383,14 @@ def _with_progress(func, args) -> int:
         sys.stderr.flush()
 
 
-def _estimator_options(items) -> dict:
-    from fstheory.scenarios.declaration import ParameterError
-
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise ParameterError(f"--estimator expects NAME=VALUE (got {item!r})")
-        name, value = item.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _study_ints(args) -> dict:
-    from fstheory.simulation.study import MAX_REPS
-    from fstheory.user_numbers import parse_integer
-
-    return {"reps": parse_integer(args.reps, "reps", 1, MAX_REPS),
-            "seed": parse_integer(args.seed, "seed", 0, 2**63 - 1),
-            "jobs": parse_integer(args.jobs, "jobs", 1, 1024)}
-
-
 def _cmd_simulate(args) -> int:
-    from fstheory.scenarios.scenario_file import load_scenario_file
-    from fstheory.simulation.study import PAPER_SCENARIOS, parse_ks, parse_sizes, simulate
+    from fstheory.requests import SimulateRequest
+    from fstheory.simulation.study import simulate
 
-    scenarios = args.scenario + [load_scenario_file(f) for f in args.scenario_file]
-    options = dict(scenarios=scenarios or list(PAPER_SCENARIOS), k=parse_ks(args.k),
-                   sizes=parse_sizes(args.sizes), **_study_ints(args),
-                   estimator=_estimator_options(args.estimator), ties=args.ties)
-    with _dask_client(args) as client:
-        out = simulate(**options, scheduler=client, progress=_progress("simulate"))
-    if args.json:
+    request = SimulateRequest.from_args(args)
+    with _dask_client(request) as client:
+        out = simulate(**request.options(), scheduler=client, progress=_progress("simulate"))
+    if request.json:
         print(json.dumps(out))
         return EXIT_OK
     print(f"{'scenario':<9} {'k':>4} {'n':>5}  {'method':<8} {'beta':>4}  frequency (se)")
@@ -468,11 +402,13 @@ def _cmd_simulate(args) -> int:
 
 
 def _cmd_simulate_study(args) -> int:
+    from fstheory.requests import StudyRequest
     from fstheory.simulation.report import reproduce
 
-    ints = _study_ints(args)
-    with _dask_client(args) as client:
-        s = reproduce(out=args.out, **ints, scheduler=client, progress=_progress("study"))
+    request = StudyRequest.from_args(args)
+    with _dask_client(request) as client:
+        s = reproduce(out=request.out, reps=request.reps, seed=request.seed, jobs=request.jobs,
+                      scheduler=client, progress=_progress("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "

@@ -34,7 +34,7 @@ def no_computing(monkeypatch):
 
     monkeypatch.setattr(atlas_cli, "atlas", must_not_run)
     monkeypatch.setattr("fstheory.atlas.phase_map.phase_map", must_not_run)
-    monkeypatch.setattr(atlas_cli, "spec_from_args", must_not_run)
+    monkeypatch.setattr(atlas_cli, "spec_from_request", must_not_run)
 
 
 @pytest.mark.parametrize("case, message", [

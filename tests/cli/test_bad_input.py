@@ -65,7 +65,7 @@ def one_line_exit_2(capsys, argv, fragment, seconds=10.0):
         (["order", "--k", "0.2", "--method", "mifs", "--beta", "-1e-3"], "parameter 'beta' of MIFS must be in [0, 1]"),
         (["values", "--k", "0.2", "--json", "-1"], "--json"),
         # integers of the study
-        (["simulate", "--jobs", "0"], "parameter 'jobs' must be an integer in [1, 1024] (got '0')"),
+        (["simulate", "--jobs", "0"], "parameter 'jobs' must be an integer in [1, 1024] (got 0)"),
         (["simulate", "--reps", "1e3"], "parameter 'reps' must be an integer"),
         (["simulate-study", "--seed", "-1", "--out", "unused"], "parameter 'seed' must be an integer"),
         # abbreviations are not guessed
