@@ -251,9 +251,9 @@ def main():
         "grids": [len(g) for g in grids], "sympy_checks": checks,
         "rows": rows,
     }
-    tmp = OUT.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(OUT)
+    from reference_output import write_reference
+
+    write_reference(OUT, json.dumps(data, indent=1) + "\n")
     log(f"wrote {OUT} in {time.time() - t0:.0f} s")
 
 

@@ -169,9 +169,10 @@ CASES = [
 
 
 def main() -> None:
+    from fstheory.reports.atomic import write_together
+
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.toml"):
-        old.unlink()
+    files: dict = {}  # path -> bytes, written together at the end
     index = {}
     for stem, what, old, new, anchor, fragment in CASES:
         assert BASE.count(old) == 1, (stem, old)
@@ -189,11 +190,11 @@ def main() -> None:
             hits = [i for i, t in enumerate(lines, start=2) if needle in t]
             assert hits, (stem, anchor)
             line = hits[-1] if last else hits[0]
-        (OUT / f"{stem}.toml").write_text(text)
+        files[OUT / f"{stem}.toml"] = text.encode("utf-8")
         index[stem] = {"line": line, "fragment": fragment, "what": what}
     # one mistake no text editor shows: bytes that are not UTF-8
-    (OUT / "not_utf8.toml").write_bytes(b"# bad scenario: Latin-1 bytes\n" + BASE.encode().replace(
-        b'"A tiny scenario"', b'"A tiny sc\xe9nario"'))
+    files[OUT / "not_utf8.toml"] = b"# bad scenario: Latin-1 bytes\n" + BASE.encode().replace(
+        b'"A tiny scenario"', b'"A tiny sc\xe9nario"')
     index["not_utf8"] = {"line": 4, "fragment": "not valid UTF-8 text", "what": "Latin-1 bytes"}
     lines = ["# Malformed scenario files: file stem -> expected line and message fragment.",
              "# Written by scripts/make_bad_scenarios.py (lines found from anchors, not the reader).",
@@ -203,7 +204,11 @@ def main() -> None:
         for key in ("line", "fragment", "what"):
             lines.append(f"{key} = {json.dumps(entry[key], ensure_ascii=False)}")
         lines.append("")
-    (OUT / "index.toml").write_text("\n".join(lines))
+    files[OUT / "index.toml"] = "\n".join(lines).encode("utf-8")
+    write_together(files)  # every file new, or (interrupted) every file as it was
+    for old in OUT.glob("*.toml"):
+        if old not in files:
+            old.unlink()
     print(f"{len(index)} bad scenario files in {OUT.relative_to(ROOT)}")
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,27 +30,14 @@ CASES = [("three-variable", (0, 1)), ("three-variable", (0, 2)), ("mixed", (0, 1
 
 
 def main() -> None:
-    import mpmath
+    from reference_output import mi_class_set_rows, write_reference
 
     from fstheory.scenarios.scenario_file import load_scenario_file, shipped_scenario_path
-    from fstheory.theory.numeric import NumericRoute
 
-    rows = []
-    for name, (i, j) in CASES:
-        scenario = load_scenario_file(shipped_scenario_path(name))
-        for k in KS:
-            bound = scenario.bind(k=k)
-            exprs = bound.feature_exprs()
-            route = NumericRoute(bound.laws(), bound.class_rule(), evaluations=10**8)
-            start = time.time()
-            with mpmath.workdps(DPS):
-                r = route.mi_class_set((exprs[i], exprs[j]))
-                rows.append({"scenario": name, "k": k, "pair": [i, j],
-                             "value": mpmath.nstr(r.value, DPS), "error": mpmath.nstr(r.error, 3),
-                             "method": r.method})
-            print(f"{name} k={k} {i},{j}: {rows[-1]['value']} ({time.time() - start:.0f} s)",
-                  file=sys.stderr)
-    OUT.write_text(json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
+    files = {name: load_scenario_file(shipped_scenario_path(name)) for name, _ in CASES}
+    points = [(name, files[name].bind(k=k), k, [pair]) for name, pair in CASES for k in KS]
+    rows = mi_class_set_rows(points, DPS, evaluations=10**8)
+    write_reference(OUT, json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -114,7 +114,9 @@ def main() -> None:
             out[name] = {"digits": digits, "doc": " ".join(make.__doc__.split()),
                          **{q: mpmath.nstr(v, digits + 5, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
                             for q, v in values.items()}}
-    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    from reference_output import write_reference
+
+    write_reference(OUT, json.dumps(out, indent=1) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

@@ -111,7 +111,9 @@ def main() -> None:
         "dps": DPS,
         "cases": cases,
     }
-    OUT[args.set].write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    from reference_output import write_reference
+
+    write_reference(OUT[args.set], json.dumps(data, indent=1, sort_keys=False) + "\n")
     print(f"wrote {OUT[args.set]}", file=sys.stderr)
 
 

@@ -158,7 +158,9 @@ def estimator_cases() -> list:
 def main(argv=None) -> int:
     path = Path(argv[0]) if argv else OUT
     ref = {"selector": selector_cases(), "estimator": estimator_cases()}
-    path.write_text(json.dumps(ref, separators=(",", ":")) + "\n")
+    from reference_output import write_reference
+
+    write_reference(path, json.dumps(ref, separators=(",", ":")) + "\n")
     print(f"{path}: {len(ref['selector'])} selector fits, {len(ref['estimator'])} estimator batches")
     return 0
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,26 +27,13 @@ PAIRS = [(2, 3), (3, 7)]  # {Y^2, X-Y}, {X-Y, X^2}
 
 
 def main() -> None:
-    import mpmath
+    from reference_output import mi_class_set_rows, write_reference
 
     from fstheory.scenarios.registry import get_scenario
-    from fstheory.theory.numeric import NumericRoute
 
-    rows = []
-    for name, k in CASES:
-        bound = get_scenario(name).bind(k=k)
-        exprs = bound.feature_exprs()
-        route = NumericRoute(bound.laws(), bound.class_rule())
-        for i, j in PAIRS:
-            start = time.time()
-            with mpmath.workdps(DPS):
-                r = route.mi_class_set((exprs[i], exprs[j]))
-                rows.append({"scenario": name, "k": k, "pair": [i, j],
-                             "value": mpmath.nstr(r.value, DPS), "error": mpmath.nstr(r.error, 3),
-                             "method": r.method})
-            print(f"{name} k={k} {i},{j}: {rows[-1]['value']} ({time.time() - start:.0f} s)",
-                  file=sys.stderr)
-    OUT.write_text(json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
+    points = [(name, get_scenario(name).bind(k=k), k, PAIRS) for name, k in CASES]
+    rows = mi_class_set_rows(points, DPS)
+    write_reference(OUT, json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
