@@ -286,24 +286,30 @@ class VerifyRequest:
 
 def run_tables(request: TablesRequest) -> int:
     """The tables; with ``verify``, then what :func:`run_verify` does, in this process: the
-    values the tables computed are read from the caches of :mod:`fstheory.reports.compute`,
-    not computed again, and the exit code is the verification's."""
+    values the tables computed are passed to it in their
+    :class:`fstheory.reports.compute.PointStore`, not computed again, and the exit code is the
+    verification's."""
     import sys
 
+    from fstheory.reports.compute import PointStore
     from fstheory.reports.tables import main as tables_main
 
-    code = tables_main(request.out, request.digits, request.scenarios or None, request.jobs)
+    store = PointStore()
+    code = tables_main(request.out, request.digits, request.scenarios or None, request.jobs,
+                       store=store)
     if not request.verify:
         return code
     print("fstheory tables: verification.md", file=sys.stderr, flush=True)
-    return run_verify(VerifyRequest(request.out, request.digits))
+    return run_verify(VerifyRequest(request.out, request.digits), store=store)
 
 
-def run_verify(request: VerifyRequest) -> int:
-    """:func:`fstheory.reports.verify.main`: 0 when every disagreement is documented."""
+def run_verify(request: VerifyRequest, store=None) -> int:
+    """:func:`fstheory.reports.verify.main` (the values kept in ``store``, a
+    :class:`fstheory.reports.compute.PointStore`, or computed): 0 when every disagreement is
+    documented."""
     from fstheory.reports.verify import main as verify_main
 
-    return verify_main(request.out, request.digits)
+    return verify_main(request.out, request.digits, store=store)
 
 
 # ----- atlas ------------------------------------------------------------------------------

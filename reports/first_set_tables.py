@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 from fstheory.orderings.greedy import select
-from fstheory.reports.compute import K_VALUES, relevance_at, values_at
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.ordering3d_tables import rows3d
 from fstheory.reports.ordering_tables import method_rows, part_heading, stop_text
 from fstheory.reports.render import csv_text, json_text, md_table
@@ -50,11 +50,12 @@ def first_set(r, optimal, size) -> tuple:
     return first, ok
 
 
-def relevance_part(scenario, k, digits: int) -> tuple:
+def relevance_part(scenario, k, digits: int, store: PointStore) -> tuple:
     """(values, relevance-optimal sets or None, their size or None, the part's heading fields)
-    at ``k``: what every per-k part of the first-set tables starts from."""
-    values = values_at(scenario, {"k": k}, digits)
-    report = relevance_at(scenario, {"k": k}, digits)
+    at ``k`` (the values and report kept in ``store``): what every per-k part of the first-set
+    tables starts from."""
+    values = store.values_at(scenario, {"k": k}, digits)
+    report = store.relevance_at(scenario, {"k": k}, digits)
     optimal = None if report.optimal_sets is None else set(report.optimal_sets)
     size = None if optimal is None else len(next(iter(optimal)))
     labels = values.labels
@@ -98,10 +99,11 @@ def _row(m, beta, reading, values, optimal, size) -> dict:
     }
 
 
-def first_set_table(scenario, digits: int, ks=K_VALUES) -> dict:
+def first_set_table(scenario, digits: int, ks=K_VALUES, *, store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     parts = []
     for k in ks:
-        values, report, optimal, size, part = relevance_part(scenario, k, digits)
+        values, report, optimal, size, part = relevance_part(scenario, k, digits, store)
         labels = values.labels
         part["classes"] = [{"feature": labels[c.index], "class": c.kind,
                             "in_optimal_sets": c.optimal, "reason": c.reason}

@@ -16,7 +16,7 @@ Examples
 
 from __future__ import annotations
 
-from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.render import csv_text, fixed, json_text, md_table, shown
 from fstheory.reports.values_output import JOINT_MATRICES
 from fstheory.scenarios.declaration import param_text
@@ -27,10 +27,11 @@ _PROVENANCE_KEY = {"mi_class_joint": "mi_c_pair", "cmi_class": "cmi_c",
                    "mi_features_given_class": "mi_given_c", "joint_entropy_class": "h_pair_c"}
 
 
-def joint_table(scenario, digits: int, ks=K_VALUES) -> dict:
+def joint_table(scenario, digits: int, ks=K_VALUES, *, store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     parts = []
     for k in ks:
-        v = values_at(scenario, {"k": k}, digits)
+        v = store.values_at(scenario, {"k": k}, digits)
         jv = v.joint_values()
         n = v.n_features
         matrices, short, why = {}, {}, {}
@@ -58,7 +59,7 @@ def joint_table(scenario, digits: int, ks=K_VALUES) -> dict:
             "matrices_4": short,
             "why": why,
         })
-    first = values_at(scenario, {"k": ks[0]}, digits)
+    first = store.values_at(scenario, {"k": ks[0]}, digits)
     return {"scenario": scenario.name, "title": scenario.title, "digits": digits,
             "labels": list(first.labels), "titles": {key: t for key, _, t in JOINT_MATRICES},
             "parts": parts}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import get_method, method_names
 from fstheory.orderings.objective_table import markdown_table
-from fstheory.reports.compute import K_VALUES
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.first_set_tables import first_set, optimal_sets_line, relevance_part
 from fstheory.reports.ordering3d_tables import stop_explanation, ties_text
 from fstheory.reports.ordering_tables import order_md_table, part_heading
@@ -70,10 +70,11 @@ def _row(spec, values, optimal, size) -> dict:
     }
 
 
-def library_table(scenario, digits: int, ks=K_VALUES) -> dict:
+def library_table(scenario, digits: int, ks=K_VALUES, *, store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     parts = []
     for k in ks:
-        values, _, optimal, size, part = relevance_part(scenario, k, digits)
+        values, _, optimal, size, part = relevance_part(scenario, k, digits, store)
         part["rows"] = [_row(spec, values, optimal, size) for spec in ROWS]
         parts.append(part)
     return {"scenario": scenario.name, "title": scenario.title, "digits": digits, "parts": parts}

@@ -18,7 +18,7 @@ Examples
 
 from __future__ import annotations
 
-from fstheory.reports.compute import values_at
+from fstheory.reports.compute import PointStore
 from fstheory.reports.expressions import IntegralNames, show
 from fstheory.reports.render import (csv_text, fixed, json_text, latex_label, latex_text, md_table,
                                      shown)
@@ -32,9 +32,11 @@ __all__ = ["mi_table", "mi_markdown", "mi_latex", "mi_csv", "mi_json"]
 LONG = 60
 
 
-def mi_table(scenario: Scenario, params: dict, digits: int) -> dict:
+def mi_table(scenario: Scenario, params: dict, digits: int, *,
+             store: PointStore | None = None) -> dict:
     der = derive(scenario)
-    values = values_at(scenario, params, digits)
+    store = PointStore() if store is None else store
+    values = store.values_at(scenario, params, digits)
     names = IntegralNames()
     n = len(scenario.features)
     cells, notes = [], {}

@@ -17,7 +17,7 @@ Examples
 
 from __future__ import annotations
 
-from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.law_text import law_text
 from fstheory.reports.render import csv_text, fixed, json_text, latex_text, md_table, shown
 from fstheory.scenarios.declaration import param_text
@@ -26,10 +26,12 @@ from fstheory.theory.law_algebra import law_of
 __all__ = ["numeric_table", "numeric_markdown", "numeric_latex", "numeric_csv", "numeric_json"]
 
 
-def numeric_table(scenarios, digits: int, ks=K_VALUES) -> dict:
+def numeric_table(scenarios, digits: int, ks=K_VALUES, *,
+                  store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     blocks = []
     for s in scenarios:
-        vals = {k: values_at(s, {"k": k}, digits) for k in ks}
+        vals = {k: store.values_at(s, {"k": k}, digits) for k in ks}
         first = vals[ks[0]]
         bound = s.bind(k=ks[0])
         laws, exprs = bound.laws(), bound.feature_exprs()

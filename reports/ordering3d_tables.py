@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fstheory.orderings.greedy import select
 from fstheory.orderings.methods import METHODS
-from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.ordering_tables import order_md_table, part_heading
 from fstheory.reports.render import csv_text, json_text
 from fstheory.scenarios.declaration import param_text
@@ -53,10 +53,12 @@ def stop_explanation(result) -> str:
     return f"after {stop.after}: every remaining candidate is indeterminate: {causes}"
 
 
-def ordering3d_table(scenario, digits: int, ks=K_VALUES) -> dict:
+def ordering3d_table(scenario, digits: int, ks=K_VALUES, *,
+                     store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     parts = []
     for k in ks:
-        values = values_at(scenario, {"k": k}, digits)
+        values = store.values_at(scenario, {"k": k}, digits)
         n = values.n_features
         rows = []
         for m, reading in rows3d():

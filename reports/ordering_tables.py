@@ -17,7 +17,7 @@ Examples
 
 from __future__ import annotations
 
-from fstheory.reports.compute import K_VALUES, values_at
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.render import csv_text, json_text, latex_label, latex_text, md_table
 from fstheory.scenarios.declaration import param_text
 from fstheory.orderings.greedy import select
@@ -54,10 +54,12 @@ def stop_text(result) -> str:
     return ", ".join(f"{f} ({n})" for f, n in counts.items())
 
 
-def ordering_table(scenario, digits: int, ks=K_VALUES) -> dict:
+def ordering_table(scenario, digits: int, ks=K_VALUES, *,
+                   store: PointStore | None = None) -> dict:
+    store = PointStore() if store is None else store
     parts = []
     for k in ks:
-        values = values_at(scenario, {"k": k}, digits)
+        values = store.values_at(scenario, {"k": k}, digits)
         n = values.n_features
         rows = []
         for m, beta in method_rows():

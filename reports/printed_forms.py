@@ -113,9 +113,7 @@ def sn_product(c0: str, shape0: str, c1: str, shape1: str, scenario: Scenario,
                params: dict) -> mpmath.mpf:
     """E[ln(2 Phi(c0 A0) Phi(c1 A1))], A0 ~ SN(0,1,shape0), A1 ~ SN(0,1,shape1) independent, at
     the current mpmath precision (the Scenario II general table's printed expression)."""
-    from fstheory.reports.compute import bind
-
-    bound = bind(scenario, params)
+    bound = scenario.bind(**params)
 
     def num(text):
         v = exact_number(text, bound)

@@ -49,7 +49,7 @@ from fstheory.reports import ordering3d_tables as o3
 from fstheory.reports import numeric_tables as nt
 from fstheory.reports import ordering_tables as ot
 from fstheory.reports.atomic import staged_output
-from fstheory.reports.compute import K_VALUES, prefetch, table
+from fstheory.reports.compute import K_VALUES, PointStore
 from fstheory.reports.render import csv_text, json_text, write_text
 from fstheory.scenarios.declaration import ParameterError, Scenario
 from fstheory.scenarios.registry import get_scenario
@@ -191,7 +191,7 @@ def _readme(out: Path, scenarios: list[Scenario], digits: int, ks) -> Path:
 
 
 def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=None,
-             jobs: int = 1) -> list[Path]:
+             jobs: int = 1, store: PointStore | None = None) -> list[Path]:
     """Write every table under ``out`` (default: :data:`DEFAULT_OUT`); return the files written.
 
     The files are computed into a staging directory and moved into place only when all are
@@ -213,6 +213,9 @@ def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=N
         Worker processes computing the values of the scenarios' points (joblib; default 1: in
         this process). The files are the same whatever the number: each point is computed whole
         in one process, and the tables are written here in a fixed order.
+    store : fstheory.reports.compute.PointStore, optional
+        Where the values of the points are kept (default: a new store, for this call only);
+        ``fstheory tables --verify`` passes the same store to the verification.
 
     Raises
     ------
@@ -226,7 +229,8 @@ def generate(out=None, digits: int = 30, scenarios=None, ks=K_VALUES, progress=N
     chosen = resolve_scenarios(scenarios)
     out = DEFAULT_OUT if out is None else out
     with staged_output(out) as stage:
-        staged = _write_tables(stage, digits, chosen, ks, progress or (lambda name: None), jobs)
+        staged = _write_tables(stage, digits, chosen, ks, progress or (lambda name: None), jobs,
+                               PointStore() if store is None else store)
     return [Path(out) / p.relative_to(stage) for p in staged]
 
 
@@ -245,7 +249,8 @@ def _joint_chosen(chosen: list[Scenario]) -> list[Scenario]:
     return [s for s in chosen if s.name in JOINT_SCENARIOS]
 
 
-def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, jobs) -> list[Path]:
+def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, jobs,
+                  store: PointStore) -> list[Path]:
     files = _objective_files(out)
     # then the values, the slowest points (joint values, relevance) ahead
     joint = _joint_chosen(chosen)
@@ -253,7 +258,7 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
     points += [(s, {"k": k}, False) for s in chosen if s.name not in JOINT_SCENARIOS for k in ks]
     progress(f"values of {len(chosen)} scenarios at k = {', '.join(ks)}"
              + (f" ({jobs} worker processes)" if jobs > 1 else ""))
-    prefetch(points, digits, jobs, builders=_JOINT_TABLES)
+    store.prefetch(points, digits, jobs, builders=_JOINT_TABLES)
     for s in chosen:
         progress(f"general_{s.name}")
         t = gt.general_table(s)
@@ -261,45 +266,46 @@ def _write_tables(out: Path, digits: int, chosen: list[Scenario], ks, progress, 
                        gt.general_csv(t), gt.general_json(t))
     for s in chosen:
         progress(f"mi_features_{s.name}")
-        t = mt.mi_table(s, {"k": ks[0]}, digits)
+        t = mt.mi_table(s, {"k": ks[0]}, digits, store=store)
         files += _four(out, f"mi_features_{s.name}", mt.mi_markdown(t), mt.mi_latex(t),
                        mt.mi_csv(t), mt.mi_json(t))
     progress("numeric_table")
-    t = nt.numeric_table(chosen, digits, ks)
+    t = nt.numeric_table(chosen, digits, ks, store=store)
     files += _four(out, "numeric_table", nt.numeric_markdown(t), nt.numeric_latex(t),
                    nt.numeric_csv(t), nt.numeric_json(t))
     for s in chosen:
         progress(f"orderings_{s.name}")
-        t = ot.ordering_table(s, digits, ks)
+        t = ot.ordering_table(s, digits, ks, store=store)
         files += _four(out, f"orderings_{s.name}", ot.ordering_markdown(t), ot.ordering_latex(t),
                        ot.ordering_csv(t), ot.ordering_json(t))
     for s in _joint_chosen(chosen):
         progress(f"joint_{s.name}, orderings3d_{s.name}, first_sets_{s.name}")
-        t = table(jt.joint_table, s, digits, ks)
+        t = store.table(jt.joint_table, s, digits, ks)
         files += _three(out, f"joint_{s.name}", jt.joint_markdown(t), jt.joint_csv(t),
                         jt.joint_json(t))
-        t = table(o3.ordering3d_table, s, digits, ks)
+        t = store.table(o3.ordering3d_table, s, digits, ks)
         files += _three(out, f"orderings3d_{s.name}", o3.ordering3d_markdown(t),
                         o3.ordering3d_csv(t), o3.ordering3d_json(t))
-        t = table(ft.first_set_table, s, digits, ks)
+        t = store.table(ft.first_set_table, s, digits, ks)
         files += _three(out, f"first_sets_{s.name}", ft.first_set_markdown(t), ft.first_set_csv(t),
                         ft.first_set_json(t))
         progress(f"libraries_{s.name}")
-        t = table(lt.library_table, s, digits, ks)
+        t = store.table(lt.library_table, s, digits, ks)
         files += _three(out, f"libraries_{s.name}", lt.library_markdown(t), lt.library_csv(t),
                         lt.library_json(t))
     files.append(_readme(out, chosen, digits, ks))
     return files
 
 
-def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1) -> int:
-    """What ``fstheory tables`` runs: generate (each table group named on stderr as it starts),
-    print one summary line; exit code 0."""
+def main(out=None, digits: int = 30, scenarios=None, jobs: int = 1,
+         store: PointStore | None = None) -> int:
+    """What ``fstheory tables`` runs: generate (each table group named on stderr as it starts;
+    the values kept in ``store``), print one summary line; exit code 0."""
 
     def progress(name):
         print(f"fstheory tables: {name}", file=sys.stderr, flush=True)
 
-    files = generate(out, digits, scenarios, progress=progress, jobs=jobs)
+    files = generate(out, digits, scenarios, progress=progress, jobs=jobs, store=store)
     out_dir = Path(out) if out is not None else DEFAULT_OUT
     print(f"fstheory tables: wrote {len(files)} files under {out_dir} ({digits} digits; "
           f"scenarios {', '.join(s.name for s in resolve_scenarios(scenarios))})")

@@ -57,7 +57,7 @@ import sympy as sp
 from fstheory.orderings.explain import explain
 from fstheory.orderings.greedy import select
 from fstheory.reports import paper_data
-from fstheory.reports.compute import bind, values_at
+from fstheory.reports.compute import PointStore
 from fstheory.reports.expressions import show
 from fstheory.reports.law_text import law_text
 from fstheory.reports.printed_forms import exact_number, parse, printed_law, sn_product
@@ -318,9 +318,10 @@ def _ref_value(form_ref: str, values: ScenarioValues) -> ExtendedReal:
     raise paper_data.PaperDataError(f"unknown reference {form_ref!r}")
 
 
-def _printed_value(cell, scenario, params: dict, values: ScenarioValues, digits: int):
+def _printed_value(cell, scenario, params: dict, values: ScenarioValues, digits: int,
+                   store: PointStore):
     form = cell.form
-    bound = bind(scenario, params)
+    bound = store.bind(scenario, params)
     if "expr" in form:
         return exact_number(form["expr"], bound)
     if "ref" in form:
@@ -373,11 +374,11 @@ def _verdict(cell, reproduced, klass, detail="", second="") -> Verdict:
                    reproduced, klass, detail, second)
 
 
-def _numeric_cell(cell, scenario, digits) -> Verdict:
+def _numeric_cell(cell, scenario, digits, store: PointStore) -> Verdict:
     i = cell.row_index
     if cell.column == "dist":
         params = {"k": "0.2"}
-        bound = bind(scenario, params)
+        bound = store.bind(scenario, params)
         ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, bound, general=False)
         derived = law_text(law_of(bound.feature_exprs()[i], bound.laws()))[0]
         if not ok_law:
@@ -387,13 +388,14 @@ def _numeric_cell(cell, scenario, digits) -> Verdict:
         return _verdict(cell, derived, "match")
     column, _, k = cell.column.partition(":")
     params = {"k": k or "0.2"}
-    values = values_at(scenario, params, digits)
+    values = store.values_at(scenario, params, digits)
     exact = _engine(values, column, i)
-    bound = bind(scenario, params)
-    return _value_verdict(cell, exact, bound, column, i, None, values, digits)
+    bound = store.bind(scenario, params)
+    return _value_verdict(cell, exact, bound, column, i, None, values, digits, store)
 
 
-def _value_verdict(cell, exact, bound, quantity, i, j, values, digits) -> Verdict:
+def _value_verdict(cell, exact, bound, quantity, i, j, values, digits,
+                   store: PointStore) -> Verdict:
     form = cell.form
     if "decimal" in form:
         if not exact.is_finite:
@@ -402,7 +404,7 @@ def _value_verdict(cell, exact, bound, quantity, i, j, values, digits) -> Verdic
             klass, detail = classify_decimal(form["decimal"], exact.value)
     else:
         ok, why = _compare_exact(_printed_value(cell, bound.scenario, bound_params(bound), values,
-                                                digits), exact, digits)
+                                                digits, store), exact, digits)
         klass, detail = ("match", "") if ok else ("erratum", why)
     second = ""
     if klass != "match":
@@ -416,18 +418,19 @@ def bound_params(bound) -> dict:
     return {k: param_text(v) for k, v in bound.params.items()}
 
 
-def _mi_cell(cell, scenario, digits) -> Verdict:
+def _mi_cell(cell, scenario, digits, store: PointStore) -> Verdict:
     i, j = cell.row_index, int(cell.column[1:]) - 1
     params = {"k": "0.2"}
-    values = values_at(scenario, params, digits)
-    return _value_verdict(cell, values.mi(i, j), bind(scenario, params), "mi", i, j, values, digits)
+    values = store.values_at(scenario, params, digits)
+    return _value_verdict(cell, values.mi(i, j), store.bind(scenario, params), "mi", i, j, values,
+                          digits, store)
 
 
 def _general_points(scenario) -> list[dict]:
     return [{"k": "0.2"}, {"k": "0.8"}, dict(CHECK_POINTS[scenario.name])]
 
 
-def _general_cell(cell, scenario, digits) -> Verdict:
+def _general_cell(cell, scenario, digits, store: PointStore) -> Verdict:
     i = cell.row_index
     der = derive(scenario)
     points = _general_points(scenario)
@@ -436,7 +439,7 @@ def _general_cell(cell, scenario, digits) -> Verdict:
         reproduced = f"{scenario.features[i].label} ~ {derived}"
         bad_law, bad_label = [], ""
         for params in points:
-            ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, bind(scenario, params),
+            ok_label, ld, ok_law, lawd = _law_claim(cell, scenario, store.bind(scenario, params),
                                                     general=True)
             if not ok_law:
                 bad_law.append(f"at {_params_text(params)}: {lawd}")
@@ -451,14 +454,14 @@ def _general_cell(cell, scenario, digits) -> Verdict:
     reproduced = show(d, scenario).plain
     failures, second = [], ""
     for params in points:
-        values = values_at(scenario, params, digits)
+        values = store.values_at(scenario, params, digits)
         exact = _engine(values, cell.column, i)
-        ok, why = _compare_exact(_printed_value(cell, scenario, params, values, digits), exact,
+        ok, why = _compare_exact(_printed_value(cell, scenario, params, values, digits, store), exact,
                                  digits)
         if not ok:
             failures.append(f"at {_params_text(params)}: {why}, exact {_text(exact)}")
             if not second:
-                second = second_route(bind(scenario, params), cell.column, i, None, exact, digits)
+                second = second_route(store.bind(scenario, params), cell.column, i, None, exact, digits)
     if failures:
         return _verdict(cell, reproduced, "erratum", "; ".join(failures), second)
     return _verdict(cell, reproduced, "match")
@@ -509,9 +512,9 @@ def _with_printed_values(values: ScenarioValues, scenario: str, k: str,
                           values.mi_features, values.digits), changed
 
 
-def _ordering_row(row, digits, numeric: dict) -> RowReport:
+def _ordering_row(row, digits, numeric: dict, store: PointStore) -> RowReport:
     scenario = get_scenario(row.scenario)
-    values = values_at(scenario, {"k": row.k}, digits)
+    values = store.values_at(scenario, {"k": row.k}, digits)
     n = values.n_features
     derived, results = {}, {}
     for beta in row.betas or (None,):
@@ -628,8 +631,11 @@ def _check_documented(result: VerificationResult) -> None:
 # ----- the run ------------------------------------------------------------------------------------
 
 
-def verify(digits: int = 30, errata_path=None, data_path=None) -> VerificationResult:
-    """Compare every printed cell with the engine; classify; check against the errata file."""
+def verify(digits: int = 30, errata_path=None, data_path=None,
+           store: PointStore | None = None) -> VerificationResult:
+    """Compare every printed cell with the engine; classify; check against the errata file.
+    The values are those kept in ``store`` (default: a new store; ``fstheory tables --verify``
+    passes the tables' own)."""
     if not isinstance(digits, int) or not MIN_DIGITS <= digits <= 100:
         raise VerifyError(f"parameter 'digits' must be an integer in [{MIN_DIGITS}, 100] "
                           f"(got {digits!r})")
@@ -638,19 +644,20 @@ def verify(digits: int = 30, errata_path=None, data_path=None) -> VerificationRe
     if not errata_file.exists():
         raise VerifyError(f"errata file not found: {errata_file}")
     errata = parse_errata(errata_file.read_text(encoding="utf-8"))
+    store = PointStore() if store is None else store
     verdicts = []
     numeric = {}
     for cell in tables.cells():
         scenario = get_scenario(cell.scenario)
         if cell.table == "numeric":
-            v = _numeric_cell(cell, scenario, digits)
+            v = _numeric_cell(cell, scenario, digits, store)
             numeric[cell.cell_id] = v
         elif cell.table == "mi_features":
-            v = _mi_cell(cell, scenario, digits)
+            v = _mi_cell(cell, scenario, digits, store)
         else:
-            v = _general_cell(cell, scenario, digits)
+            v = _general_cell(cell, scenario, digits, store)
         verdicts.append(v)
-    rows = [_ordering_row(r, digits, numeric) for r in tables.orderings]
+    rows = [_ordering_row(r, digits, numeric, store) for r in tables.orderings]
     for r in rows:
         verdicts += r.verdicts
     expected = len(tables.cells()) + sum(len(r.printed) for r in tables.orderings)
@@ -763,14 +770,15 @@ def render(result: VerificationResult) -> str:
     return "\n".join(lines)
 
 
-def main(out=None, digits: int = 30, errata_path=None, data_path=None) -> int:
+def main(out=None, digits: int = 30, errata_path=None, data_path=None,
+         store: PointStore | None = None) -> int:
     """What ``fstheory verify --out DIR`` runs: verify, write DIR/verification.md, print the
     summary line; return the exit code (0 all disagreements documented, 1 otherwise)."""
     from fstheory.reports.atomic import staged_output
     from fstheory.reports.tables import DEFAULT_OUT
 
     with staged_output(DEFAULT_OUT if out is None else out) as stage:  # out checked first
-        result = verify(digits, errata_path, data_path)
+        result = verify(digits, errata_path, data_path, store)
         write_text(stage / "verification.md", render(result))
     print(result.summary_line())
     return result.exit_code

@@ -2,7 +2,7 @@
 
 Each test module is one ``xdist_group`` (pytest-xdist's documented marker), so that it runs
 whole in one worker and its module fixtures are computed once, as with ``--dist loadfile``. The
-modules that read the reports' in-process values at 30 digits (:mod:`fstheory.reports.compute`:
+modules that read the reports' point values at 30 digits (tests/report_values.py:
 the doctests of the table modules, test_greedy_unknown, test_joint_values and test_reports,
 which regenerates every table) form one group, so that a value one of them computes is not
 computed again in the other worker. Each module is correct on its own, in any order: the

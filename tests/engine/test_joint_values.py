@@ -27,9 +27,10 @@ X1, AXB, Y2, XMY, ZZ, Z2, YY, X2, WD, ZW = range(10)
 
 
 def values(name: str, kval: str, digits: int = 30):
-    """Through the reports' cache: the table regeneration of test_reports, in the same process,
-    needs the same values (the joint ones of Scenarios II and III take a minute to compute)."""
-    from fstheory.reports.compute import values_at
+    """Through the reports' store of this test process (tests/report_values.py): the table
+    regeneration of test_reports needs the same values (the joint ones of Scenarios II and III
+    take a minute to compute)."""
+    from report_values import values_at
 
     return values_at(get_scenario(name), {"k": kval}, digits)
 

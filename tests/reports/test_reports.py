@@ -25,6 +25,7 @@ from fstheory.reports import paper_data, tables, verify
 from fstheory.scenarios.declaration import ClassRule, Feature, Parameter, ParameterError, Scenario
 from fstheory.scenarios.symbols import X, Y, k
 from fstheory.theory.laws import Uniform
+from report_values import STORE, values_at
 
 REPORTS = Path(tables.__file__).parent
 HAND_WRITTEN = {"errata.md"}
@@ -36,13 +37,13 @@ def regenerated(tmp_path_factory):
     """As `make reproduce-tables`: the points computed in 2 worker processes (the committed files
     must not depend on it; test_generators_are_generic_over_scenarios runs the one-process path)."""
     out = tmp_path_factory.mktemp("tables")
-    files = tables.generate(out, digits=30, jobs=2)
+    files = tables.generate(out, digits=30, jobs=2, store=STORE)
     return out, files
 
 
 @pytest.fixture(scope="module")
 def verified():
-    return verify.verify(30)
+    return verify.verify(30, store=STORE)
 
 
 # ----- regeneration ---------------------------------------------------------------------------
@@ -204,7 +205,6 @@ def test_paper_verification_passes_with_the_documented_errata(verified):
 @pytest.mark.slow
 def test_printed_sn_expression_is_two_mi_minus_ln2(verified):
     """E2: the printed E[ln(2 Phi(-A0/k) Phi(A1/k))] evaluated by quadrature = 2 MI - ln 2."""
-    from fstheory.reports.compute import values_at
     from fstheory.reports.printed_forms import sn_product
     from fstheory.scenarios.registry import get_scenario
 
@@ -283,7 +283,7 @@ def test_synthetic_wrong_cell_is_an_erratum_and_fails_until_documented(tmp_path)
     data = _synthetic_data(tmp_path)
     errata = tmp_path / "errata.md"
     errata.write_text("# none\n")
-    r = verify.verify(30, errata, data)
+    r = verify.verify(30, errata, data, store=STORE)
     assert len(r.verdicts) == 3 + 1 + 10
     by_id = {v.cell_id: v for v in r.verdicts}
     assert by_id["numeric:uniform:V4:h"].klass == "match"
@@ -306,14 +306,14 @@ def test_synthetic_wrong_cell_is_an_erratum_and_fails_until_documented(tmp_path)
         "### D (ordering): o\nCells: `orderings:uniform:k=0.2:MIFS (beta=0):2`, "
         "`orderings:uniform:k=0.2:MIFS (beta=0):3`\n")
     errata.write_text(documented)
-    assert verify.verify(30, errata, data).exit_code == 0
+    assert verify.verify(30, errata, data, store=STORE).exit_code == 0
 
     errata.write_text(documented.replace("### B (erratum)", "### B (rounding slip)"))
-    r = verify.verify(30, errata, data)
+    r = verify.verify(30, errata, data, store=STORE)
     assert r.exit_code == 1 and [v.cell_id for v, _ in r.misclassified] == ["numeric:uniform:V4:mi_c:0.8"]
 
     errata.write_text(documented + "### E (erratum): stale\nCells: `numeric:uniform:V4:h`, `nope`\n")
-    r = verify.verify(30, errata, data)
+    r = verify.verify(30, errata, data, store=STORE)
     assert r.exit_code == 1
     assert {(c, why) for c, _, why in r.stale} == {
         ("numeric:uniform:V4:h", "the cell now matches"), ("nope", "no such printed cell")}
@@ -342,7 +342,6 @@ def test_printed_forms_are_parsed_not_evaluated(tmp_path):
 def test_errata_t1_square_entropy_turns_negative_before_one_over_2_pi_e():
     """errata.md T1: h(Y^2) = (1 + ln pi - gamma)/2 + ln sigma^2 < 0 for sigma^2 < 0.45669, while
     the paper names 1/(2 pi e) = 0.0585 as the threshold for negative entropies."""
-    from fstheory.reports.compute import values_at
     from fstheory.scenarios.registry import get_scenario
 
     s = get_scenario("normal")
