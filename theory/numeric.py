@@ -55,7 +55,6 @@ from __future__ import annotations
 import contextlib
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -67,8 +66,6 @@ from fstheory.theory.budget import SymbolicTimeout
 from fstheory.theory.class_probability import ClassProbability
 from fstheory.theory.coordinates import build, jacobian, partner_maps
 from fstheory.theory.expectation import (
-    Fibre,
-    Integrand,
     expect,
     fibre_densities,
 )
@@ -84,7 +81,6 @@ from fstheory.theory.integrands import (
     log_abs,
     num,
     partner_cuts,
-    rat,
 )
 from fstheory.theory.quadrature import (
     QuadratureError,
@@ -97,9 +93,10 @@ from fstheory.theory.quadrature import (
     work_limit,
 )
 from fstheory.theory.rule import Rule
-from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
-from fstheory.theory.univariate import Normal as NormalLaw
+from fstheory.theory.numeric_pieces import (NumericUnsupported, class_probability_by_expectation,
+                                            fibre_form, gaussian_class_average,
+                                            gaussian_joint_entropy, location_bits)
 
 __all__ = ["NumericRoute", "NumericResult", "NumericUnsupported", "MAX_LEVELS", "DEFAULT_SECONDS",
            "estimated_nested",
@@ -113,10 +110,6 @@ DEFAULT_SECONDS = 1800.0
 #: default work budget of one quantity: integrand evaluations, inner integrals included (about
 #: 40 s at 42 digits on the 2-core development machine; the same refusals on every machine)
 DEFAULT_EVALUATIONS = 1_500_000
-
-
-class NumericUnsupported(ValueError):
-    """The numerical route has no reliable method for this quantity (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +191,7 @@ class NumericRoute:
         self.seconds = seconds
         self.evaluations = evaluations
         self._memo: dict = {}
-        self._extra_bits = _location_bits(self.laws)
+        self._extra_bits = location_bits(self.laws)
 
     # ----- bookkeeping ----------------------------------------------------------------------------
     def _accuracy(self) -> Accuracy:
@@ -291,7 +284,7 @@ class NumericRoute:
             got = _certified_fibre(lambda: fibre_entropy(system, acc))
             if got is not None:
                 return got[0], got[1], "density along fibres, certified nested quadrature", True
-        fib = _fibre(system)
+        fib = fibre_form(system)
         densities, (lo, hi), bps = fibre_densities(fib, None, acc, with_class=False)
         pts = [lo, *bps(lo, hi), hi]
         v, e = integrate(lambda t: -xlogx(densities(t)), pts, acc.tol)
@@ -316,7 +309,7 @@ class NumericRoute:
             raise NumericUnsupported(f"h{exprs}: the features are functionally dependent (no joint "
                                      "density, h = -inf)")
         if g > 2:
-            gauss = _gaussian_joint_entropy(exprs, self.laws)
+            gauss = gaussian_joint_entropy(exprs, self.laws)
             if gauss is not None:
                 return gauss, arb(0), "bivariate normal closed form", True
             raise NumericUnsupported(
@@ -370,7 +363,7 @@ class NumericRoute:
     def _class_entropy(self, rule, acc):
         system = build([], self.laws, rule, acc)
         if len(system.remaining) >= 2 and CERTIFIED_NESTED:
-            got = _class_probability_by_expectation(system, acc)
+            got = class_probability_by_expectation(system, acc)
             if got is not None:
                 (p1, p0), how, proved = got
                 h = binary_entropy(p1, p0)
@@ -492,7 +485,7 @@ class NumericRoute:
             raise NumericUnsupported(
                 f"the {len(exprs)} features depend on {len(system.coords)} independent coordinates "
                 "(a fibre integral inside a multi-dimensional one: out of the work budget)")
-        gauss = _gaussian_class_average(system, acc)
+        gauss = gaussian_class_average(system, acc)
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
@@ -500,7 +493,7 @@ class NumericRoute:
             if got is not None:
                 return got[0], got[1], ("E[H_b(P(C=1|V))], densities along fibres, certified "
                                         "nested quadrature"), True
-        fib = _fibre(system)
+        fib = fibre_form(system)
         if levels > MAX_LEVELS:
             raise NumericUnsupported(f"needs {levels} nested integrals (at most {MAX_LEVELS})")
         densities, (lo, hi), bps = fibre_densities(fib, q, acc, with_class=True)
@@ -513,68 +506,6 @@ class NumericRoute:
         v, e = integrate(integrand, pts, acc.tol)
         return v, e + arb(2).log() * acc.eps * len(system.coords), \
             "E[H_b(P(C=1|V))], densities along fibres, nested quadrature", False
-
-
-#: largest extra working precision for laws located far from 0 relative to their scale
-MAX_EXTRA_BITS = 4000
-
-
-def _location_bits(laws: dict) -> int:
-    """Bits needed beyond the target to resolve a law located at m with scale s: log2(|m|/s)
-    (N(1e300, 1) needs about 1000 more bits; values differ by O(1) around 1e300)."""
-    extra = 0
-    for law in laws.values():
-        lo, hi = law.support()
-        centre = law.center()
-        if centre is None:
-            centre = lo if lo.is_finite else (hi if hi.is_finite else sp.Integer(0))
-        scale = hi - lo if (lo.is_finite and hi.is_finite) else law.params[-1]
-        try:
-            ratio = abs(sp.N(centre / scale, 30))
-        except (TypeError, ZeroDivisionError):
-            continue
-        if ratio > 1:
-            extra = max(extra, int(mpmath.log(mpmath.mpf(str(ratio)), 2)) + 10)
-    if extra > MAX_EXTRA_BITS:
-        raise NumericUnsupported(
-            f"a law is located at {2**extra:.1e} times its scale: more than {MAX_EXTRA_BITS} extra "
-            "bits of working precision would be needed")
-    return extra
-
-
-def _class_probability_by_expectation(system, acc):
-    """((P(C = 1), P(C = 0)), method, proved) for a rule with two or more remaining variables:
-    the first becomes the coordinate of an expectation, E[q_c(r_1)], with q the class
-    probability given r_1 (certified when the others allow it). None when that fails."""
-    from fstheory.theory.coordinates import System
-
-    first, rest = system.remaining[0], system.remaining[1:]
-    sub = System([first], [], system.form, None, list(rest))
-    q = ClassProbability(sub, acc)
-    out, how, proved = [], "", True
-    for c in (0, 1):
-        def value(u, c=c):
-            return q.value(u)[c]
-
-        branch = None
-        if q.closed:
-            def branch(m, c=c):
-                qb = q.branch(m)
-                if qb is None:
-                    return None
-                return lambda z, an: _acb(qb(z, an)[c])
-
-        v, e, how, ok = expect([first], Integrand(value, branch, arb(1), bounded=True),
-                               q.cuts(), acc)
-        out.append(arb(v, arb(e).upper()) if not e.is_zero() else v)
-        proved = proved and ok
-    return tuple(out), how, proved
-
-
-def _acb(t):
-    from flint import acb
-
-    return t if isinstance(t, acb) else acb(t)
 
 
 #: the certified routes of several coordinates (fibres, cubature, rules with several remaining
@@ -618,90 +549,3 @@ def _certified_fibre(compute):
 FIBRE_EVALUATIONS = 600_000
 
 
-def _fibre(system) -> Fibre:
-    """The fibre parametrisation of the single feature: solve it for a coordinate it is affine
-    in (a constant coefficient preferred)."""
-    (f,) = system.features
-    best = None
-    for i, c in enumerate(system.coords):
-        a = sp.diff(f, c.symbol)
-        if c.symbol in a.free_symbols or a == 0:
-            continue
-        if not a.free_symbols:
-            return Fibre(system.coords, f, i)
-        if best is None:
-            best = i
-    if best is None:
-        raise NumericUnsupported(f"{f} is not affine in any of its coordinates (no fibre form)")
-    return Fibre(system.coords, f, best)
-
-
-def _gaussian_class_average(system, acc):
-    """E[H_b(P(C = 1 | V))] for V linear in normal coordinates and a linear rule whose rest is
-    normal (or absent): (V, L) is bivariate normal, so P(C = 1 | V = v) = P(R >= -(E[L | v]))
-    with R ~ N(0, var(L | v)), L = form(U) + R; the average is one integral against the normal
-    law of V, with the rest's window cuts (certified). None when these hypotheses do not hold
-    (or a coefficient is not rational, which the cuts need)."""
-    from fstheory.theory.coordinates import Coordinate, System
-
-    coords = system.coords
-    if not all(isinstance(c.law, NormalLaw) for c in coords):
-        return None
-    if system.rest is not None and not isinstance(system.rest, NormalLaw):
-        return None
-    (f,) = system.features
-    syms = system.symbols
-    a = [sp.diff(f, u) for u in syms]
-    b = [sp.diff(system.form, u) for u in syms]
-    if any(t.free_symbols for t in a + b):
-        return None
-    mean = [rat(c.law.m_frac) for c in coords]
-    var = [c.law.var for c in coords]
-    if None in var:
-        return None
-    mv = f.subs(dict(zip(syms, mean)))
-    ml = system.form.subs(dict(zip(syms, mean)))
-    vv = sum((ai * ai * w for ai, w in zip(a, var)), sp.Integer(0))
-    vl = sum((bi * bi * w for bi, w in zip(b, var)), sp.Integer(0))
-    cov = sum((ai * bi * w for ai, bi, w in zip(a, b, var)), sp.Integer(0))
-    rest_sd = None
-    if system.rest is not None:
-        ml += rat(system.rest.m_frac)
-        if system.rest.var is None:
-            return None
-        vl += system.rest.var
-    resid = sp.simplify(vl - cov * cov / vv)
-    if not all(t.is_Rational for t in (mv, ml, vv, cov)) or not resid.is_positive:
-        return None
-    slope = cov / vv
-    rest_sd = num(sp.sqrt(resid))
-    v = sp.Symbol("V_", real=True)
-    law = NormalLaw(num(mv), num(sp.sqrt(vv)), Fraction(int(mv.p), int(mv.q)), vv)
-    coord = Coordinate(v, {}, law, False)
-    rest = NormalLaw(arb(0), rest_sd, Fraction(0), resid)
-    one = System([coord], [v], sp.expand(ml + slope * (v - mv)), rest)
-    q = ClassProbability(one, acc)
-    F = class_mixture(one, [{v: v}], sp.Integer(1), q)
-    val, err, how, proved = expect([coord], F, q.cuts(), acc)
-    return val, err, f"E[H_b(P(C=1|V))], bivariate normal, {how}", proved
-
-
-def _gaussian_joint_entropy(exprs, laws):
-    """h of linear features of normal base variables: ln(2 pi e) + ln(det Sigma)/2."""
-    from fstheory.theory.laws import Normal
-
-    bases = sorted(set().union(*(bases_of(e, laws) for e in exprs)), key=str)
-    if not all(isinstance(laws[b], Normal) for b in bases):
-        return None
-    rows = []
-    for e in exprs:
-        kind, data = classify(e, laws)
-        if kind != "linear":
-            return None
-        rows.append([data[0].get(b, 0) for b in bases])
-    A = sp.Matrix(rows)
-    S = sp.diag(*[laws[b].params[1] ** 2 for b in bases])
-    det = exact_nsimplify(sp.simplify((A * S * A.T).det()))
-    if det == 0:
-        return None
-    return (2 * arb.pi() * arb(1).exp()).log() + num(det).log() / 2
