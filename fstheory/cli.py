@@ -10,7 +10,6 @@ terminated (SIGTERM).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import shlex
@@ -310,29 +309,12 @@ def _cmd_order(args) -> int:
     return EXIT_NOT_COMPUTED if result.undecided else EXIT_OK
 
 
-@contextlib.contextmanager
-def _dask_client(request):
-    """The Dask client of ``--scheduler`` (None without it), connected within
-    ``--connect-timeout`` seconds or refused (exit code 2), closed at the end."""
-    from fstheory.simulation.scheduler import connect, parse_timeout
-
-    timeout = parse_timeout(request.connect_timeout, "connect-timeout")
-    if request.scheduler is None:
-        yield None
-        return
-    client = connect(request.scheduler, timeout)
-    try:
-        yield client
-    finally:
-        client.close()
-
-
 def _cmd_atlas(args) -> int:
     from fstheory.atlas.cli import run_atlas
-    from fstheory.requests import AtlasRequest
+    from fstheory.requests import AtlasRequest, scheduler_client
 
     request = AtlasRequest.from_args(args)
-    return run_atlas(request, _dask_client(request), _progress("atlas"))
+    return run_atlas(request, scheduler_client(request), _progress("atlas"))
 
 
 def _cmd_tables(args) -> int:
@@ -384,12 +366,10 @@ def _with_progress(func, args) -> int:
 
 
 def _cmd_simulate(args) -> int:
-    from fstheory.requests import SimulateRequest
-    from fstheory.simulation.study import simulate
+    from fstheory.requests import SimulateRequest, run_simulate
 
     request = SimulateRequest.from_args(args)
-    with _dask_client(request) as client:
-        out = simulate(**request.options(), scheduler=client, progress=_progress("simulate"))
+    out = run_simulate(request, progress=_progress("simulate"))
     if request.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -402,13 +382,9 @@ def _cmd_simulate(args) -> int:
 
 
 def _cmd_simulate_study(args) -> int:
-    from fstheory.requests import StudyRequest
-    from fstheory.simulation.report import reproduce
+    from fstheory.requests import StudyRequest, run_study
 
-    request = StudyRequest.from_args(args)
-    with _dask_client(request) as client:
-        s = reproduce(out=request.out, reps=request.reps, seed=request.seed, jobs=request.jobs,
-                      scheduler=client, progress=_progress("study"))
+    s = run_study(StudyRequest.from_args(args), progress=_progress("study"))
     rep = s["reproduction"]
     print(f"{s['reproduced']}/{s['cells']} printed cells reproduced within 2 combined Monte Carlo "
           f"standard errors (any reading: {rep['any_2se']} at 2 SE, {rep['any_3se']} at 3 SE; "

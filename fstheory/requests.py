@@ -23,6 +23,7 @@ fstheory.scenarios.declaration.ParameterError: parameter 'digits' must be an int
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import re
 from dataclasses import dataclass, field
@@ -49,6 +50,9 @@ __all__ = [
     "run_relevance",
     "run_tables",
     "run_verify",
+    "scheduler_client",
+    "run_simulate",
+    "run_study",
 ]
 
 #: the largest number of local worker processes a command accepts
@@ -430,6 +434,43 @@ class StudyRequest:
     def from_args(cls, args) -> StudyRequest:
         return cls(args.out, args.reps, args.seed, args.jobs, args.scheduler,
                    args.connect_timeout)
+
+
+@contextlib.contextmanager
+def scheduler_client(request):
+    """The Dask client of ``request.scheduler`` (None without one), connected within
+    ``request.connect_timeout`` seconds or refused (a :class:`fstheory.errors.UserInputError`),
+    closed at the end; the timeout is checked even without a scheduler."""
+    from fstheory.simulation.scheduler import connect, parse_timeout
+
+    timeout = parse_timeout(request.connect_timeout, "connect-timeout")
+    if request.scheduler is None:
+        yield None
+        return
+    client = connect(request.scheduler, timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def run_simulate(request: SimulateRequest, progress=None) -> dict:
+    """:func:`fstheory.simulation.study.simulate` of the request (on its scheduler, if any):
+    ``{"meta": ..., "rows": [...]}``, what ``fstheory simulate --json`` prints."""
+    from fstheory.simulation.study import simulate
+
+    with scheduler_client(request) as client:
+        return simulate(**request.options(), scheduler=client, progress=progress)
+
+
+def run_study(request: StudyRequest, progress=None) -> dict:
+    """:func:`fstheory.simulation.report.reproduce` of the request: the full study, its reports
+    written under ``request.out``; the summary ``fstheory simulate-study`` prints from."""
+    from fstheory.simulation.report import reproduce
+
+    with scheduler_client(request) as client:
+        return reproduce(out=request.out, reps=request.reps, seed=request.seed,
+                         jobs=request.jobs, scheduler=client, progress=progress)
 
 
 def _estimator_options(items) -> tuple:

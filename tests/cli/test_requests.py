@@ -12,7 +12,8 @@ from fstheory.cli import main
 from fstheory.errors import UserInputError
 from fstheory.requests import (AtlasRequest, OrderRequest, ScenarioChoice, SimulateRequest,
                                StudyRequest, TablesRequest, ValuesRequest, VerifyRequest,
-                               integer_option, run_order, run_tables, run_values)
+                               integer_option, run_order, run_simulate, run_tables,
+                               run_values)
 
 
 def _cli(capsys, argv):
@@ -135,3 +136,12 @@ def test_tables_and_verify_requests_run_as_the_commands(capsys, tmp_path):
     assert names == sorted(p.name for p in (tmp_path / "api").iterdir())
     for name in names:
         assert (argv_out / name).read_bytes() == (tmp_path / "api" / name).read_bytes(), name
+
+
+def test_a_simulate_request_gives_what_the_command_prints(capsys):
+    argv = ["simulate", "--scenario", "uniform", "--k", "0.2", "--sizes", "50", "--reps", "3",
+            "--json"]
+    code, out, _ = _cli(capsys, argv)
+    request = SimulateRequest(("uniform",), "0.2", "50", reps=3)
+    assert code == 0 and json.loads(out) == json.loads(json.dumps(run_simulate(request)))
+    assert json.loads(out)["meta"]["reps"] == 3 and json.loads(out)["rows"]
