@@ -55,6 +55,8 @@ __all__ = [
     "class_preserving_map",
     "class_determined",
     "gaussian_independent",
+    "linear_direction",
+    "generic_point",
     "Involution",
 ]
 
@@ -179,13 +181,63 @@ def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
     return all(sp.simplify(cf[b] - ratio * cv[b]) == 0 for b in cv)
 
 
+#: rationals unlikely to be a root of anything simple (see :func:`generic_point`)
+_GENERIC = (sp.Rational(3, 7), sp.Rational(-5, 11), sp.Rational(13, 17), sp.Rational(-19, 23),
+            sp.Rational(29, 31), sp.Rational(-37, 41), sp.Rational(43, 47), sp.Rational(-53, 59))
+
+
+def generic_point(bases) -> dict:
+    """A generic rational point of the base variables (distinct, unlikely roots), b -> value."""
+    return {b: _GENERIC[i % len(_GENERIC)] + i for i, b in enumerate(sorted(bases, key=str))}
+
+
+def linear_direction(expr, bases) -> dict | None:
+    """Coefficients c with ``expr`` a function of the linear form sum_b c_b b, or None.
+
+    A linear ``expr`` is its own form; a function of one base variable is a function of it.
+    Otherwise c is the gradient at a generic rational point (exact numbers, else None), and
+    ``expr`` is a function of c . B exactly when it is invariant under every translation
+    orthogonal to c: b0 -> b0 + s c_i, b_i -> b_i - s c_b0 for each other base b_i (these span
+    the orthogonal complement), checked by exact expansion. ``|X - Y|`` and ``(X - Y)^2`` give
+    {X: ., Y: -.}; ``X*Y`` gives None.
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> sorted(linear_direction(sp.Abs(X - Y), {X, Y}).values())
+    [-1, 1]
+    >>> linear_direction(X * Y, {X, Y}) is None
+    True
+    """
+    lin = _linear(expr, bases)
+    if lin is not None:
+        return lin
+    expr = sp.sympify(expr)
+    used = sorted(bases_of(expr, bases), key=str)
+    if len(used) == 1:
+        return {used[0]: sp.Integer(1)}
+    point = generic_point(used)
+    grad = [sp.diff(expr, b).subs(point) for b in used]
+    if not all(g.is_number and g.is_real for g in grad) or all(g == 0 for g in grad):
+        return None
+    i0 = next(i for i, g in enumerate(grad) if g != 0)
+    s = sp.Dummy("s")
+    for i, b in enumerate(used):
+        if i == i0:
+            continue
+        shift = {used[i0]: used[i0] + s * grad[i], b: b - s * grad[i0]}
+        if sp.expand(expr.xreplace(shift) - expr) != 0:
+            return None
+    return dict(zip(used, grad))
+
+
 def gaussian_independent(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
-    """v and ``form`` (the rule's linear form, or another feature) are independent: both linear
-    in independent base variables, every shared one normal, and their covariance is 0 (the
-    jointly normal parts are uncorrelated; the private parts are independent of the rest)."""
+    """v and ``form`` (the rule's form, or another feature) are independent: each a function of
+    a linear form in independent base variables (:func:`linear_direction`), every shared base
+    normal, and the two linear forms uncorrelated. The forms' jointly normal parts are then
+    independent and their private parts independent of the rest, so the forms are independent,
+    and so are functions of them."""
     from fstheory.theory.laws import Normal
 
-    cv, cf = _linear(v, laws), _linear(form, laws)
+    cv, cf = linear_direction(v, laws), linear_direction(form, laws)
     if not cv or not cf:
         return False
     shared = set(cv) & set(cf)
