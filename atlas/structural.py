@@ -46,6 +46,11 @@ from fstheory.theory.budget import DEFAULT_SECONDS, SymbolicTimeout, symbolic_bu
 
 __all__ = ["StructuralPoints", "structural_points"]
 
+#: a generic point of the base variables (rationals unlikely to be a root of anything simple)
+_GENERIC = (sp.Rational(3, 7), sp.Rational(-5, 11), sp.Rational(13, 17), sp.Rational(-19, 23),
+            sp.Rational(29, 31), sp.Rational(-37, 41), sp.Rational(43, 47), sp.Rational(-53, 59))
+
+
 @dataclass(frozen=True)
 class StructuralPoints:
     """The real parameter values where a feature's structure changes (sorted, exact), and the
@@ -59,6 +64,10 @@ class StructuralPoints:
         return [p for p in self.points if lo < p < hi]
 
 
+def _generic(bases) -> dict:
+    return {b: _GENERIC[i % len(_GENERIC)] + i for i, b in enumerate(sorted(bases, key=str))}
+
+
 def _identically_zero_at(gs, bases, t) -> set | None:
     """The real t at which every g in ``gs`` vanishes identically in ``bases`` (None: sympy
     cannot list the candidates)."""
@@ -66,7 +75,7 @@ def _identically_zero_at(gs, bases, t) -> set | None:
     gs = [g for g in gs if g != 0]
     if not gs:
         return None  # identically zero for every t: not a structural change
-    sample = structure.generic_point(bases)
+    sample = _generic(bases)
     g0 = sp.simplify(gs[0].subs(sample))
     if not g0.has(t):
         return set() if g0 != 0 else None

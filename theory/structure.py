@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = [
@@ -56,7 +57,9 @@ __all__ = [
     "class_determined",
     "gaussian_independent",
     "linear_direction",
-    "generic_point",
+    "linear_in",
+    "composite",
+    "FORM",
     "Involution",
 ]
 
@@ -181,52 +184,69 @@ def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
     return all(sp.simplify(cf[b] - ratio * cv[b]) == 0 for b in cv)
 
 
-#: rationals unlikely to be a root of anything simple (see :func:`generic_point`)
-_GENERIC = (sp.Rational(3, 7), sp.Rational(-5, 11), sp.Rational(13, 17), sp.Rational(-19, 23),
-            sp.Rational(29, 31), sp.Rational(-37, 41), sp.Rational(43, 47), sp.Rational(-53, 59))
+def linear_in(expr, b, bases) -> bool:
+    """``expr`` is affine in the base variable ``b`` (its derivative uses no base variable)."""
+    return not (sp.diff(expr, b).free_symbols & set(bases))
 
 
-def generic_point(bases) -> dict:
-    """A generic rational point of the base variables (distinct, unlikely roots), b -> value."""
-    return {b: _GENERIC[i % len(_GENERIC)] + i for i, b in enumerate(sorted(bases, key=str))}
+#: the variable of g in :func:`composite` (the value of the linear form)
+FORM = sp.Symbol("w_", real=True)
+
+
+def composite(f, bases):
+    """(direction, g) when ``f`` is a nonlinear function g(L) of one linear form L = b0 +
+    sum_b r_b b of two or more base variables, else None; ``direction`` maps each base variable
+    to r_b (1 for b0) and g is an expression in ``FORM`` (the form's constant stays in g).
+
+    The ratios r_b are those of the gradient (constant when f is a function of one form), and
+    the claim is checked exactly: f with b0 = w - sum r_b b must be free of every base variable.
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> composite(sp.Abs(X - Y), [X, Y])
+    ({X: 1, Y: -1}, Abs(w_))
+    >>> composite(X * Y, [X, Y]) is None
+    True
+    """
+    f = sp.sympify(f)
+    used = sorted((b for b in f.free_symbols if b in bases), key=str)
+    if len(used) < 2 or all(linear_in(f, b, bases) for b in used):
+        return None
+    try:
+        with symbolic_budget(5, f"whether {f} is a function of one linear form"):
+            grads = [sp.diff(f, b) for b in used]
+            if grads[0] == 0:
+                return None
+            ratios = [sp.simplify(g / grads[0]) for g in grads]
+            if any(r.free_symbols & set(bases) for r in ratios):
+                return None
+            b0 = used[0]
+            g = sp.simplify(f.subs(b0, FORM - sum(r * b for r, b in zip(ratios[1:], used[1:]))))
+    except SymbolicTimeout:
+        return None
+    if g.free_symbols & set(bases):
+        return None
+    return dict(zip(used, ratios)), g
 
 
 def linear_direction(expr, bases) -> dict | None:
-    """Coefficients c with ``expr`` a function of the linear form sum_b c_b b, or None.
-
-    A linear ``expr`` is its own form; a function of one base variable is a function of it.
-    Otherwise c is the gradient at a generic rational point (exact numbers, else None), and
-    ``expr`` is a function of c . B exactly when it is invariant under every translation
-    orthogonal to c: b0 -> b0 + s c_i, b_i -> b_i - s c_b0 for each other base b_i (these span
-    the orthogonal complement), checked by exact expansion. ``|X - Y|`` and ``(X - Y)^2`` give
-    {X: ., Y: -.}; ``X*Y`` gives None.
+    """Coefficients c with ``expr`` a function of the linear form sum_b c_b b, or None: a
+    linear ``expr`` is its own form, a function of one base variable is a function of it, and
+    otherwise :func:`composite` finds the form (``|X - Y|``, ``(X - Y)^2``; not ``X*Y``).
 
     >>> X, Y = sp.symbols("X Y", real=True)
-    >>> sorted(linear_direction(sp.Abs(X - Y), {X, Y}).values())
-    [-1, 1]
+    >>> linear_direction(sp.Abs(X - Y), {X, Y})
+    {X: 1, Y: -1}
     >>> linear_direction(X * Y, {X, Y}) is None
     True
     """
     lin = _linear(expr, bases)
     if lin is not None:
         return lin
-    expr = sp.sympify(expr)
     used = sorted(bases_of(expr, bases), key=str)
     if len(used) == 1:
         return {used[0]: sp.Integer(1)}
-    point = generic_point(used)
-    grad = [sp.diff(expr, b).subs(point) for b in used]
-    if not all(g.is_number and g.is_real for g in grad) or all(g == 0 for g in grad):
-        return None
-    i0 = next(i for i, g in enumerate(grad) if g != 0)
-    s = sp.Dummy("s")
-    for i, b in enumerate(used):
-        if i == i0:
-            continue
-        shift = {used[i0]: used[i0] + s * grad[i], b: b - s * grad[i0]}
-        if sp.expand(expr.xreplace(shift) - expr) != 0:
-            return None
-    return dict(zip(used, grad))
+    found = composite(expr, bases)
+    return None if found is None else found[0]
 
 
 def gaussian_independent(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
