@@ -42,6 +42,7 @@ import sympy as sp
 
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
+from fstheory.theory import structure
 from fstheory.theory.feature_maps import FeatureUnsupported, level_maps
 from fstheory.theory.univariate import Accuracy, Law1D, base_law, linear_combination
 
@@ -78,44 +79,6 @@ class System:
         raise KeyError(sym)
 
 
-def _linear_in(expr, b, bases) -> bool:
-    return not (sp.diff(expr, b).free_symbols & set(bases))
-
-
-_W = sp.Symbol("w_", real=True)
-
-
-def composite(f, bases):
-    """(direction, g) when ``f`` is a nonlinear function g(L) of one linear form L = b0 +
-    sum_b r_b b of two or more base variables (its gradient has constant ratios), else None;
-    ``direction`` maps each base variable to r_b (1 for b0) and g is an expression in ``w_``
-    (the form's constant stays in g).
-
-    >>> X, Y = sp.symbols("X Y", real=True)
-    >>> composite(sp.Abs(X - Y), [X, Y])
-    ({X: 1, Y: -1}, Abs(w_))
-    """
-    f = sp.sympify(f)
-    used = sorted((b for b in f.free_symbols if b in bases), key=str)
-    if len(used) < 2 or all(_linear_in(f, b, bases) for b in used):
-        return None
-    try:
-        with symbolic_budget(5, f"whether {f} is a function of one linear form"):
-            grads = [sp.diff(f, b) for b in used]
-            if grads[0] == 0:
-                return None
-            ratios = [sp.simplify(g / grads[0]) for g in grads]
-            if any(r.free_symbols & set(bases) for r in ratios):
-                return None
-            b0 = used[0]
-            g = sp.simplify(f.subs(b0, _W - sum(r * b for r, b in zip(ratios[1:], used[1:]))))
-    except SymbolicTimeout:
-        return None
-    if g.free_symbols & set(bases):
-        return None
-    return dict(zip(used, ratios)), g
-
-
 def build(features, laws: dict, rule, acc: Accuracy) -> System:
     """The coordinate system of ``features`` (sympy expressions of the base variables) and,
     when given, the class ``rule`` (:class:`fstheory.theory.rule.Rule`)."""
@@ -126,9 +89,9 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
         used |= {b for b in f.free_symbols if b in laws}
     lin = rule.linear(bases) if rule is not None else None
     rule_bases = set(rule.bases(bases)) if rule is not None else set()
-    comps = {i: c for i, f in enumerate(features) if (c := composite(f, bases)) is not None}
+    comps = {i: c for i, f in enumerate(features) if (c := structure.composite(f, bases)) is not None}
     while True:
-        pinned = {b for b in used if not all(_linear_in(f, b, bases)
+        pinned = {b for b in used if not all(structure.linear_in(f, b, bases)
                                              for i, f in enumerate(features) if i not in comps)}
         if rule is not None and lin is None:
             pinned |= rule_bases & used
@@ -139,7 +102,7 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
         for i in dropped:
             del comps[i]
     for i, f in enumerate(features):
-        if i not in comps and not all(_linear_in(f, b, bases) for b in used):
+        if i not in comps and not all(structure.linear_in(f, b, bases) for b in used):
             pinned |= {b for b in f.free_symbols if b in laws}
     # directions of the linear bases in (features..., rule)
     groups: dict = {}
@@ -176,8 +139,8 @@ def build(features, laws: dict, rule, acc: Accuracy) -> System:
         form = sum((key[i] * sym for key, sym in group_syms.items()), sp.Integer(0))
         if i in comps:
             g = comps[i][1]
-            inner[i] = (_W, g, sp.expand(form))
-            new_features.append(sp.expand(g.subs(_W, form)))
+            inner[i] = (structure.FORM, g, sp.expand(form))
+            new_features.append(sp.expand(g.subs(structure.FORM, form)))
             continue
         g = f.subs({b: 0 for b in linear_bases})
         new_features.append(sp.expand(g + form))

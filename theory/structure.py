@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
 from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = [
@@ -55,6 +56,10 @@ __all__ = [
     "class_preserving_map",
     "class_determined",
     "gaussian_independent",
+    "linear_direction",
+    "linear_in",
+    "composite",
+    "FORM",
     "Involution",
 ]
 
@@ -179,13 +184,80 @@ def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
     return all(sp.simplify(cf[b] - ratio * cv[b]) == 0 for b in cv)
 
 
+def linear_in(expr, b, bases) -> bool:
+    """``expr`` is affine in the base variable ``b`` (its derivative uses no base variable)."""
+    return not (sp.diff(expr, b).free_symbols & set(bases))
+
+
+#: the variable of g in :func:`composite` (the value of the linear form)
+FORM = sp.Symbol("w_", real=True)
+
+
+def composite(f, bases):
+    """(direction, g) when ``f`` is a nonlinear function g(L) of one linear form L = b0 +
+    sum_b r_b b of two or more base variables, else None; ``direction`` maps each base variable
+    to r_b (1 for b0) and g is an expression in ``FORM`` (the form's constant stays in g).
+
+    The ratios r_b are those of the gradient (constant when f is a function of one form), and
+    the claim is checked exactly: f with b0 = w - sum r_b b must be free of every base variable.
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> composite(sp.Abs(X - Y), [X, Y])
+    ({X: 1, Y: -1}, Abs(w_))
+    >>> composite(X * Y, [X, Y]) is None
+    True
+    """
+    f = sp.sympify(f)
+    used = sorted((b for b in f.free_symbols if b in bases), key=str)
+    if len(used) < 2 or all(linear_in(f, b, bases) for b in used):
+        return None
+    try:
+        with symbolic_budget(5, f"whether {f} is a function of one linear form"):
+            grads = [sp.diff(f, b) for b in used]
+            if grads[0] == 0:
+                return None
+            ratios = [sp.simplify(g / grads[0]) for g in grads]
+            if any(r.free_symbols & set(bases) for r in ratios):
+                return None
+            b0 = used[0]
+            g = sp.simplify(f.subs(b0, FORM - sum(r * b for r, b in zip(ratios[1:], used[1:]))))
+    except SymbolicTimeout:
+        return None
+    if g.free_symbols & set(bases):
+        return None
+    return dict(zip(used, ratios)), g
+
+
+def linear_direction(expr, bases) -> dict | None:
+    """Coefficients c with ``expr`` a function of the linear form sum_b c_b b, or None: a
+    linear ``expr`` is its own form, a function of one base variable is a function of it, and
+    otherwise :func:`composite` finds the form (``|X - Y|``, ``(X - Y)^2``; not ``X*Y``).
+
+    >>> X, Y = sp.symbols("X Y", real=True)
+    >>> linear_direction(sp.Abs(X - Y), {X, Y})
+    {X: 1, Y: -1}
+    >>> linear_direction(X * Y, {X, Y}) is None
+    True
+    """
+    lin = _linear(expr, bases)
+    if lin is not None:
+        return lin
+    used = sorted(bases_of(expr, bases), key=str)
+    if len(used) == 1:
+        return {used[0]: sp.Integer(1)}
+    found = composite(expr, bases)
+    return None if found is None else found[0]
+
+
 def gaussian_independent(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
-    """v and ``form`` (the rule's linear form, or another feature) are independent: both linear
-    in independent base variables, every shared one normal, and their covariance is 0 (the
-    jointly normal parts are uncorrelated; the private parts are independent of the rest)."""
+    """v and ``form`` (the rule's form, or another feature) are independent: each a function of
+    a linear form in independent base variables (:func:`linear_direction`), every shared base
+    normal, and the two linear forms uncorrelated. The forms' jointly normal parts are then
+    independent and their private parts independent of the rest, so the forms are independent,
+    and so are functions of them."""
     from fstheory.theory.laws import Normal
 
-    cv, cf = _linear(v, laws), _linear(form, laws)
+    cv, cf = linear_direction(v, laws), linear_direction(form, laws)
     if not cv or not cf:
         return False
     shared = set(cv) & set(cf)
