@@ -14,7 +14,7 @@ from fstheory.atlas.numbers import as_exact
 from fstheory.orderings.methods import get_method
 from fstheory.scenarios.declaration import ParameterError, to_rational
 
-__all__ = ["run_atlas", "spec_from_request"]
+__all__ = ["compute_atlas", "run_atlas", "spec_from_request"]
 
 
 def _fixed(request, scenario, vary) -> tuple:
@@ -100,17 +100,24 @@ def run_atlas(request, dask_client=None, progress=None) -> int:
     specs, _ = spec_from_request(request)
     with dask_client if dask_client is not None else contextlib.nullcontext() as client:
         scheduler = client if client is not None else request.scheduler
-        if len(specs) == 1:
-            result = atlas(specs[0], jobs=request.jobs, scheduler=scheduler, progress=progress)
-            print(json.dumps(result.to_json()) if request.json else result.text())
-            return 0
-        from fstheory.atlas.phase_map import phase_map
-
-        pm = phase_map(specs, optimal_sets="derive", certify=None, jobs=request.jobs,
-                       scheduler=scheduler, progress=progress)
+        result = compute_atlas(request, specs, scheduler=scheduler, progress=progress)
     if request.out is not None:
         from fstheory.atlas.figures import write_map
 
-        write_map(pm, request.out, title=map_title(specs[0]))
-    print(json.dumps(pm.to_json()) if request.json else pm.text())
+        write_map(result, request.out, title=map_title(specs[0]))
+    print(json.dumps(result.to_json()) if request.json else result.text())
     return 0
+
+
+def compute_atlas(request, specs=None, *, scheduler=None, progress=None):
+    """The :class:`~fstheory.atlas.result.AtlasResult` of a request with one varied parameter,
+    or the :class:`~fstheory.atlas.phase_map.PhaseMap` of one with two (``specs``: those of
+    :func:`spec_from_request`, built here when not given)."""
+    if specs is None:
+        specs, _ = spec_from_request(request)
+    if len(specs) == 1:
+        return atlas(specs[0], jobs=request.jobs, scheduler=scheduler, progress=progress)
+    from fstheory.atlas.phase_map import phase_map
+
+    return phase_map(specs, optimal_sets="derive", certify=None, jobs=request.jobs,
+                     scheduler=scheduler, progress=progress)

@@ -188,8 +188,8 @@ class ScenarioPoint:
     recompute them.
 
     Each quantity of the engine is one method taking keyword-only options, calling one engine
-    function with :attr:`bound`, and returning the engine's object; later quantities (joint
-    values, the atlas of orderings over a parameter range) take the same shape.
+    function with :attr:`bound`, and returning the engine's object (values, order, relevance,
+    atlas).
 
     Attributes
     ----------
@@ -198,6 +198,8 @@ class ScenarioPoint:
     """
 
     bound: BoundScenario
+    #: where the declaration came from: (registered name, None) or (None, file path)
+    source: tuple = (None, None)
     _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -313,6 +315,72 @@ class ScenarioPoint:
         request = RelevanceRequest(self.bound, digits)
         return run_relevance(request, values=self._values.get(request.digits))
 
+    def atlas(self, method: str, vary, range=None, *, beta=None, gamma=None,
+              reading: str | None = None, zero_beta: str = "explicit", digits: int = 20,
+              grid: int = 48, jobs: int = 1):
+        """The orderings of ``method`` as one parameter sweeps a range, the others held at this
+        point (``fstheory atlas``, given the values that differ from the defaults), or a phase
+        diagram when two parameters vary.
+
+        Parameters
+        ----------
+        method : str
+            As for :meth:`order`.
+        vary : str or sequence of two str
+            The parameter(s) to sweep: a scenario parameter, or ``"beta"`` of a method that has
+            one.
+        range : str or sequence of str, optional
+            ``"LO:HI"`` per varied parameter (exact text: ``"1/10:1/2"``); default the whole
+            domain where it is bounded.
+        beta, gamma, reading, zero_beta : optional
+            As for :meth:`order`.
+        digits : int
+            Significant digits of the breakpoints.
+        grid : int
+            Sample points over the range (at least 4).
+        jobs : int
+            Local worker processes.
+
+        Returns
+        -------
+        fstheory.atlas.result.AtlasResult or fstheory.atlas.phase_map.PhaseMap
+            ``regions`` (each ordering and where it holds), ``breakpoints`` with their causes
+            and the certificate, for one varied parameter; the map for two. ``text()`` and
+            ``to_json()`` are what ``fstheory atlas`` prints.
+
+        Raises
+        ------
+        fstheory.scenarios.declaration.ParameterError
+            For a bad option (a parameter that cannot vary, a range outside its domain, ...),
+            before anything is computed.
+
+        Examples
+        --------
+        >>> import fstheory
+        >>> result = fstheory.scenario("uniform", k="0.2").atlas("mim", "k", "1/10:1/2", grid=4)
+        >>> [(str(r.lo), str(r.hi), r.order) for r in result.regions]
+        [('1/10', '1/2', (0, 1, 3, 6, 2, 4, 5, 7, 8, 9))]
+        >>> result.text().splitlines()[3]
+        '0.1                          0.5                          X, 3X+1, X-Y, Y, Y^2, Z, Z^2, X^2, W+2, Z+W'
+        """
+        from fstheory.atlas.cli import compute_atlas
+        from fstheory.requests import AtlasRequest, ScenarioChoice
+        from fstheory.scenarios.declaration import to_rational
+
+        vary = (vary,) if isinstance(vary, str) else tuple(vary)
+        ranges = () if range is None else (range,) if isinstance(range, str) else tuple(range)
+        defaults = {p.name: p.default for p in self.bound.scenario.parameters}
+        fixed = tuple((n, str(v)) for n, v in self.bound.params.items()
+                      if n not in vary and (defaults.get(n) is None
+                                            or to_rational(n, defaults[n]) != v))
+        name, path = self.source
+        if name is None and path is None:
+            name = self.name
+        request = AtlasRequest(ScenarioChoice(name, path, fixed), method, vary, ranges,
+                               _plain(beta), _plain(gamma), reading, zero_beta, digits, grid,
+                               jobs)
+        return compute_atlas(request)
+
     def __repr__(self) -> str:
         from fstheory.scenarios.declaration import param_text
 
@@ -339,7 +407,8 @@ def scenario(name: str, **params) -> ScenarioPoint:
     """
     from fstheory.scenarios.registry import get_scenario
 
-    return ScenarioPoint(get_scenario(name).bind(**{n: _plain(v) for n, v in params.items()}))
+    return ScenarioPoint(get_scenario(name).bind(**{n: _plain(v) for n, v in params.items()}),
+                         (name, None))
 
 
 def load_scenario(path: str | Path, **params) -> ScenarioPoint:
@@ -358,7 +427,8 @@ def load_scenario(path: str | Path, **params) -> ScenarioPoint:
     if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes):
         raise ParameterError(f"parameter 'path' must be a file path, a str or a pathlib.Path "
                              f"(got {type(path).__name__} {_short(path)})")
-    return ScenarioPoint(load_scenario_file(path).bind(**{n: _plain(v) for n, v in params.items()}))
+    return ScenarioPoint(load_scenario_file(path).bind(**{n: _plain(v) for n, v in params.items()}),
+                         (None, os.fspath(path)))
 
 
 def shipped_scenario(name: str) -> Path:

@@ -145,3 +145,26 @@ def test_a_simulate_request_gives_what_the_command_prints(capsys):
     request = SimulateRequest(("uniform",), "0.2", "50", reps=3)
     assert code == 0 and json.loads(out) == json.loads(json.dumps(run_simulate(request)))
     assert json.loads(out)["meta"]["reps"] == 3 and json.loads(out)["rows"]
+
+
+def test_the_atlas_of_a_scenario_point_is_the_commands(capsys):
+    """ScenarioPoint.atlas builds the AtlasRequest of `fstheory atlas` (the point's other
+    parameters fixed) and returns the result the command prints, for a registered scenario and
+    a file; a bad option is the command's one message."""
+    import fstheory
+
+    code, out, _ = _cli(capsys, ["atlas", "--method", "mim", "--vary", "k",
+                                 "--range", "1/10:1/2", "--grid", "4", "--json"])
+    result = fstheory.scenario("uniform", k="0.2").atlas("mim", "k", "1/10:1/2", grid=4)
+    assert code == 0 and json.loads(out) == result.to_json()
+
+    path = str(fstheory.shipped_scenario("xor"))
+    code, out, _ = _cli(capsys, ["atlas", "--scenario-file", path, "--method", "mrmr",
+                                 "--vary", "k", "--range", "1/5:4/5", "--grid", "4"])
+    point = fstheory.load_scenario(path, k="1/2")
+    assert code == 0 and out == point.atlas("mrmr", "k", "1/5:4/5", grid=4).text() + "\n"
+
+    code, _, err = _cli(capsys, ["atlas", "--method", "mrmr", "--vary", "k", "--grid", "3"])
+    with pytest.raises(UserInputError) as exc:
+        fstheory.scenario("uniform", k="0.2").atlas("mrmr", "k", grid=3)
+    assert code == 2 and str(exc.value) in err
