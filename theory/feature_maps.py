@@ -3,7 +3,7 @@ where it is monotone, and which points share its value (level-set maps).
 
 * :func:`classify` -- ``"constant"``, ``"linear"`` (an affine combination of base variables),
   ``"single"`` (a nonlinear function of one base variable), ``"product"`` (``c B1 B2 + e``) or
-  ``"general"``.
+  ``"general"`` (defined in :mod:`fstheory.theory.structure`, the one classifier of features).
 * :func:`level_maps` -- for ``g`` of one variable on an interval: the affine maps
   ``y = m x + q`` with ``g(y) = g(x)`` (the identity first). ``g`` is split at its critical points
   (zeros of ``g'``, kinks of ``|.|``); one monotone piece gives the identity only; two pieces
@@ -36,7 +36,7 @@ from __future__ import annotations
 import sympy as sp
 
 from fstheory.theory.budget import SymbolicTimeout, symbolic_budget
-from fstheory.theory.structure import bases_of
+from fstheory.theory.structure import bases_of, classify
 
 __all__ = [
     "FeatureUnsupported",
@@ -54,39 +54,6 @@ SECONDS = 10.0
 
 class FeatureUnsupported(ValueError):
     """A feature whose level sets or domain this engine cannot handle (with the reason)."""
-
-
-def classify(expr, bases):
-    """(kind, data): kind in constant | linear | single | product | general.
-
-    ``linear``: data = (coefficients dict, constant); ``single``: data = the base symbol;
-    ``product``: data = (B1, B2, c, e) with expr = c B1 B2 + e.
-    """
-    expr = sp.expand(sp.sympify(expr))
-    used = sorted(bases_of(expr, bases), key=str)
-    if not used:
-        return "constant", expr
-    coefs = {}
-    linear = True
-    for b in used:
-        c = sp.diff(expr, b)
-        if c.free_symbols & set(used):
-            linear = False
-            break
-        coefs[b] = c
-    if linear:
-        const = sp.expand(expr - sum(c * b for b, c in coefs.items()))
-        return "linear", (coefs, const)
-    if len(used) == 1:
-        return "single", used[0]
-    if len(used) == 2:
-        b1, b2 = used
-        c = sp.diff(expr, b1, b2)
-        if not c.free_symbols and c != 0:
-            rest = sp.expand(expr - c * b1 * b2)
-            if not rest.free_symbols & set(used):
-                return "product", (b1, b2, c, rest)
-    return "general", None
 
 
 def _budget(what):

@@ -15,6 +15,7 @@ import sympy as sp
 from fstheory.theory.symbolic import exact_nsimplify
 from fstheory.theory.law_algebra import is_injective, linear_parts
 from fstheory.theory.laws import Law
+from fstheory.theory.structure import classify
 
 
 __all__ = ["ClassEvent", "LawsByContent", "Branch", "Fiber", "bases", "sorted_symbols",
@@ -188,20 +189,19 @@ class Fiber:
 
 def _classify(expr, laws, pos):
     """('linear', row) | ('single', index, partners) | ('const',) | None."""
-    bs = sorted_symbols(bases(expr, laws))
-    if not bs:
+    kind, data = classify(expr, laws)
+    if kind == "constant":
         return ("const",)
-    lin = linear_parts(expr, list(bs))
-    if lin is not None:
+    if kind == "linear":
         row = [sp.Integer(0)] * len(pos)
-        for b, c in lin[0].items():
-            row[pos[b]] = c
+        for b, c in data[0].items():
+            row[pos[b]] = sp.simplify(c)
         return ("linear", row)
-    if len(bs) == 1:
-        partners = univariate_partners(sp.sympify(expr), bs[0], laws[bs[0]])
+    if kind == "single":
+        partners = univariate_partners(sp.sympify(expr), data, laws[data])
         if partners is None:
             return None
-        return ("single", pos[bs[0]], partners)
+        return ("single", pos[data], partners)
     return None
 
 

@@ -50,6 +50,7 @@ from fstheory.theory.symbolic import exact_nsimplify
 
 __all__ = [
     "bases_of",
+    "classify",
     "is_constant",
     "jacobian_rank_deficient",
     "class_symmetry",
@@ -162,15 +163,45 @@ def class_preserving_map(source, target, form: sp.Expr, laws: dict) -> Involutio
     return None
 
 
-def _linear(expr, bases):
+def classify(expr, bases):
+    """(kind, data): kind in constant | linear | single | product | general.
+
+    ``linear``: data = (coefficients dict, constant); ``single``: data = the base symbol;
+    ``product``: data = (B1, B2, c, e) with expr = c B1 B2 + e.
+    """
     expr = sp.expand(sp.sympify(expr))
+    used = sorted(bases_of(expr, bases), key=str)
+    if not used:
+        return "constant", expr
     coefs = {}
-    for b in bases_of(expr, bases):
+    linear = True
+    for b in used:
         c = sp.diff(expr, b)
-        if c.free_symbols & set(bases):
-            return None
+        if c.free_symbols & set(used):
+            linear = False
+            break
         coefs[b] = c
-    return coefs
+    if linear:
+        const = sp.expand(expr - sum(c * b for b, c in coefs.items()))
+        return "linear", (coefs, const)
+    if len(used) == 1:
+        return "single", used[0]
+    if len(used) == 2:
+        b1, b2 = used
+        c = sp.diff(expr, b1, b2)
+        if not c.free_symbols and c != 0:
+            rest = sp.expand(expr - c * b1 * b2)
+            if not rest.free_symbols & set(used):
+                return "product", (b1, b2, c, rest)
+    return "general", None
+
+
+def _linear(expr, bases):
+    """The coefficients of a linear ``expr`` ({} for a constant), else None."""
+    kind, data = classify(expr, bases)
+    if kind == "constant":
+        return {}
+    return data[0] if kind == "linear" else None
 
 
 def class_determined(v: sp.Expr, form: sp.Expr, laws: dict) -> bool:
