@@ -1,12 +1,17 @@
 """How `make test` spreads the tests over 2 processes (pytest-xdist, ``-n 2 --dist loadgroup``).
 
-Each test module is one ``xdist_group`` (pytest-xdist's documented marker), so that it runs
-whole in one worker and its module fixtures are computed once, as with ``--dist loadfile``. The
-modules that read the reports' in-process values at 30 digits (:mod:`fstheory.reports.compute`:
-the doctests of the table modules, test_greedy_unknown, test_joint_values and test_reports,
-which regenerates every table) form one group, so that a value one of them computes is not
-computed again in the other worker. Each module is correct on its own, in any order: the
-grouping only saves time. Without ``--dist loadgroup`` the markers change nothing.
+Each test module is one group that runs whole in one worker, so that its module fixtures are
+computed once. The modules that read the reports' in-process values at 30 digits
+(:mod:`fstheory.reports.compute`: the doctests of the table modules, test_greedy_unknown,
+test_joint_values and test_reports, which regenerates every table) form one group, so that a
+value one of them computes is not computed again in the other worker. The groups are handed out
+longest first (:data:`COST`), so that the two workers end together. Each module is correct on
+its own, in any order: the grouping only saves time.
+
+The groups are made by the scheduler below (pytest-xdist's ``pytest_xdist_make_scheduler``
+hook), from the test ids the controller sees: pytest-xdist's own ``xdist_group`` markers rename
+the items' ids, which pytest 9 no longer lets a plugin do, and without them ``--dist loadgroup``
+sent every test alone, so a module fixture was computed once per worker.
 """
 
 from __future__ import annotations
@@ -18,10 +23,46 @@ import pytest
 SHARED_REPORT_VALUES = {"test_doctests.py", "test_greedy_unknown.py", "test_joint_values.py",
                         "test_reports.py"}
 
+#: Rough seconds of CPU of the longest groups (measured with ``make test`` on an idle machine),
+#: only to hand them out first; a group not listed counts as short. A wrong number costs time,
+#: never a test.
+COST = {
+    "tests/atlas/test_atlas_certify_3d.py": 130,
+    "tests/atlas/test_atlas_certify_3d_adversarial.py": 80,
+    "report-values": 60,
+    "tests/atlas/test_atlas_certify.py": 50,
+}
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
+
+def group_of(nodeid: str) -> str:
+    """The group of a test id: its module's path, or ``report-values`` for the modules that
+    share the reports' cached values."""
+    module = PurePosixPath(nodeid.split("::", 1)[0].split("@", 1)[0])
+    return "report-values" if module.name in SHARED_REPORT_VALUES else str(module)
+
+
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        module = PurePosixPath(item.nodeid.split("::", 1)[0])
-        group = "report-values" if module.name in SHARED_REPORT_VALUES else str(module)
-        item.add_marker(pytest.mark.xdist_group(group))
+    # the longest groups first, each module's tests together and in their own order: the
+    # scheduler hands the groups out in this order
+    first = {}
+    for i, item in enumerate(items):
+        first.setdefault(group_of(item.nodeid), i)
+    items.sort(key=lambda item: (-COST.get(group_of(item.nodeid), 0),
+                                 first[group_of(item.nodeid)]))
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown without the plugin
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        """pytest-xdist's scheduling by scope, with :func:`group_of` as the scope, in the order
+        of the collection (longest first)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    config.option.loadscopereorder = False  # keep the collection's order, not by test count
+    return ModuleGroups(config, log)
