@@ -4,7 +4,8 @@ Each test module is one group that runs whole in one worker, so that its module 
 computed once. The modules that read the reports' in-process values at 30 digits
 (:mod:`fstheory.reports.compute`: the doctests of the table modules, test_greedy_unknown,
 test_joint_values and test_reports, which regenerates every table) form one group, so that a
-value one of them computes is not computed again in the other worker. The groups are handed out
+value one of them computes is not computed again in the other worker; so do the two modules
+of the certified 3-D rows of Scenario I (``tests/atlas_results.py``). The groups are handed out
 longest first (:data:`COST`), so that the two workers end together. Each module is correct on
 its own, in any order: the grouping only saves time.
 
@@ -20,25 +21,28 @@ from pathlib import PurePosixPath
 
 import pytest
 
-SHARED_REPORT_VALUES = {"test_doctests.py", "test_greedy_unknown.py", "test_joint_values.py",
-                        "test_reports.py"}
+#: Modules that share values computed in-process, by group: the reports' values at 30 digits,
+#: and the certified 3-D rows of Scenario I (``tests/atlas_results.py``).
+SHARED = {
+    "report-values": {"test_doctests.py", "test_greedy_unknown.py", "test_joint_values.py",
+                      "test_reports.py"},
+    "atlas-3d-rows": {"test_atlas_certify_3d.py", "test_atlas_certify_3d_adversarial.py"},
+}
 
 #: Rough seconds of CPU of the longest groups (measured with ``make test`` on an idle machine),
 #: only to hand them out first; a group not listed counts as short. A wrong number costs time,
 #: never a test.
 COST = {
-    "tests/atlas/test_atlas_certify_3d.py": 130,
-    "tests/atlas/test_atlas_certify_3d_adversarial.py": 80,
+    "atlas-3d-rows": 120,
     "report-values": 60,
     "tests/atlas/test_atlas_certify.py": 50,
 }
 
 
 def group_of(nodeid: str) -> str:
-    """The group of a test id: its module's path, or ``report-values`` for the modules that
-    share the reports' cached values."""
+    """The group of a test id: its module's path, or its group in :data:`SHARED`."""
     module = PurePosixPath(nodeid.split("::", 1)[0].split("@", 1)[0])
-    return "report-values" if module.name in SHARED_REPORT_VALUES else str(module)
+    return next((g for g, names in SHARED.items() if module.name in names), str(module))
 
 
 def pytest_collection_modifyitems(config, items):
