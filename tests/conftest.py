@@ -29,14 +29,21 @@ SHARED = {
     "atlas-3d-rows": {"test_atlas_certify_3d.py", "test_atlas_certify_3d_adversarial.py"},
 }
 
-#: Rough seconds of CPU of the longest groups, only to hand them out first; a group not listed
-#: counts as short. A wrong number costs time, never a test. atlas-3d-rows: 166 s measured
-#: (CPU of its 35 tests in one process); the others are estimates from runs on a loaded machine.
+#: Rough seconds of CPU of the longest groups (their tests' CPU in one `make test` on this
+#: machine under load), only to hand them out first; a group not listed counts as short. A wrong
+#: number costs time, never a test.
 COST = {
-    "atlas-3d-rows": 166,
-    "report-values": 60,
-    "tests/atlas/test_atlas_laplace.py": 60,
-    "tests/atlas/test_atlas_certify.py": 50,
+    "atlas-3d-rows": 153,
+    "tests/cli/test_interrupts.py": 82,
+    "tests/engine/test_engine_cases.py": 79,
+    "tests/theory/test_normal_tails.py": 75,
+    "report-values": 50,
+    "tests/theory/test_two_point_fibre.py": 38,
+    "tests/engine/test_joint_reductions.py": 31,
+    "tests/selection/test_selector_plugin.py": 28,
+    "tests/atlas/test_atlas_poles.py": 27,
+    "tests/theory/test_cone_enclosure.py": 26,
+    "tests/theory/test_many_base_variables.py": 26,
 }
 
 
