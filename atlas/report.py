@@ -145,10 +145,18 @@ def _row_name(method: str, beta) -> str:
 
 
 def _k_task(args):
-    """One k-sweep task and its duration in seconds (for the stderr summary only)."""
+    """One sweep task and its duration in seconds (for the stderr summary only)."""
     start = time.perf_counter()
-    out = _rows_3d_task(args[1:]) if args[0] == "3d" else _row_task(args)
+    out = _rows_3d_task(args[1:]) if args[0] == "3d" else _rows_2d_task(args[1:])
     return out, time.perf_counter() - start
+
+
+def _rows_2d_task(args):
+    """2-D rows of one scenario over one parameter, in one process: the rows share the values of
+    each grid point (cached per process by the sweep's ParametricValues), which one task per
+    row would compute again in each worker."""
+    scenario, rows, param, lo, hi, fixed, grid = args
+    return [_row_task((scenario, m, b, param, lo, hi, fixed, grid)) for m, b in rows]
 
 
 def _row_task(args):
@@ -269,15 +277,20 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
     :func:`fstheory.parallel.run_tasks`, for every function here."""
     out = Path(out)
     wall = time.perf_counter()
-    rows = method_rows()
-    # the 3-D tasks (two per scenario) are the longest: first
-    tasks = (_tasks_3d() if with_3d else []) + [
-        (s, m, b, "k", "0", "1", (), GRID[s]) for s in SCENARIOS for m, b in rows]
+    rows = tuple(method_rows())
+    # one task per scenario and parameter (the k sweeps, then the scale sweeps at each printed
+    # k), the 3-D tasks (two per scenario, the longest) first: one pool for all of them, so that
+    # neither worker waits for the other between the k and the scale sweeps
+    k_tasks = [("2d", s, rows, "k", "0", "1", (), GRID[s]) for s in SCENARIOS]
+    scale_tasks = [("2d", s, rows, SCALE[s], "1/10", "2", (("k", k),), 32)
+                   for s in SCALE for k in PAPER_K]
+    tasks = (_tasks_3d() if with_3d else []) + k_tasks + scale_tasks
     with connected(scheduler) as client:
         results = run_tasks(_k_task, tasks, jobs=jobs, scheduler=client,
-                            progress=progress, label="k sweeps")
+                            progress=progress, label="sweeps")
     sweeps: dict = {}
     sweeps_3d: dict = {}
+    by: dict = {}
     spent = {"2-D": 0.0, "3-D": 0.0}
     for t, (r, seconds) in zip(tasks, results):
         if t[0] == "3d":
@@ -286,31 +299,23 @@ def main(out="reports/atlas", jobs: int = 2, scheduler=None, maps: bool = True,
             print(f"atlas: 3-D rows of {t[1]} ({', '.join(m for m, _ in t[3])}): "
                   f"{seconds:.0f} s", file=sys.stderr)
         else:
-            sweeps.setdefault(t[0], []).append(r)
+            (sweeps if t[3] == "k" else by).setdefault(t[1], []).extend(r)
             spent["2-D"] += seconds
     sweeps_3d = {s: [rs[row] for row in rows_3d()] for s, rs in sweeps_3d.items()}
-    print(f"atlas: k sweeps, time in tasks: 2-D rows {spent['2-D']:.0f} s, 3-D rows "
+    print(f"atlas: sweeps, time in tasks: 2-D rows {spent['2-D']:.0f} s, 3-D rows "
           f"{spent['3-D']:.0f} s (over {jobs} workers)", file=sys.stderr)
     for s, rs in sweeps.items():
         _write_text(out / f"k_{s}.json", json.dumps(rs, indent=1))
         _write_text(out / f"k_{s}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over k in [0, 1]"))
     _write_3d(out, sweeps_3d)
     _write_points(out, sweeps, _with_files_3d(out, sweeps_3d))
-    print(f"atlas: k sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
-    scale_tasks = [(s, m, b, SCALE[s], "1/10", "2", (("k", k),), 32)
-                   for s in SCALE for k in PAPER_K for m, b in rows]
-    with connected(scheduler) as client:
-        scale_results = run_tasks(_row_task, scale_tasks, jobs=jobs, scheduler=client,
-                                  progress=progress, label="scale sweeps")
-    by: dict = {}
-    for t, r in zip(scale_tasks, scale_results):
-        by.setdefault(t[0], []).append(r)
     for s, rs in by.items():
         name = f"{SCALE[s]}_{s}"
         _write_text(out / f"{name}.json", json.dumps(rs, indent=1))
         _write_text(out / f"{name}.md", _md(rs, f"{TITLES[s]} ({s}): orderings over "
                                                 f"{SCALE[s]} in [0.1, 2] at k = 0.2 and 0.8"))
-    print(f"atlas: scale sweeps done after {time.perf_counter() - wall:.0f} s", file=sys.stderr)
+    print(f"atlas: k and scale sweeps done after {time.perf_counter() - wall:.0f} s",
+          file=sys.stderr)
     if maps:
         for s in SCENARIOS:
             optimal = None

@@ -64,30 +64,47 @@ def cli(*argv, timeout=240):
 TOWER = "exp(exp(exp(10)))"  # e^(e^22026): about 10^(10^9565)
 
 
-def _slow(*values):  # each case starts the console script (seconds); `make test-fast` keeps one
-    return pytest.param(*values, marks=pytest.mark.slow)
-
-
-@pytest.mark.parametrize("case, line, column", [
+CASES = [
     (dict(feature=f"{TOWER}*X"), 16, 5),
-    _slow(dict(feature=f"-{TOWER}*X"), 16, 6),
-    _slow(dict(law_x=f'law = "uniform"\nlow = "0"\nhigh = "{TOWER}"'), 10, 5),
-    _slow(dict(rule=f"{TOWER}*X + k*Y >= 0"), 20, 5),
-    _slow(dict(feature="exp(-exp(exp(10)))*X"), 16, 6),
-    _slow(dict(feature="1e1000*1e1000*10*X"), 16, 14),
-], ids=["feature", "negative feature", "law bound", "class rule", "tiny", "product"])
-@pytest.mark.parametrize("command", ["values", "atlas"])
-def test_a_constant_out_of_range_is_refused_at_once_with_file_line_and_column(tmp_path, case, line,
-                                                                             column, command):
-    path = scenario(tmp_path, "tower", **case)
-    argv = (["values", "--scenario-file", path] if command == "values" else
+    (dict(feature=f"-{TOWER}*X"), 16, 6),
+    (dict(law_x=f'law = "uniform"\nlow = "0"\nhigh = "{TOWER}"'), 10, 5),
+    (dict(rule=f"{TOWER}*X + k*Y >= 0"), 20, 5),
+    (dict(feature="exp(-exp(exp(10)))*X"), 16, 6),
+    (dict(feature="1e1000*1e1000*10*X"), 16, 14),
+]
+CASE_IDS = ["feature", "negative feature", "law bound", "class rule", "tiny", "product"]
+
+
+def _argv(command, path):
+    return (["values", "--scenario-file", path] if command == "values" else
             ["atlas", "--scenario-file", path, "--method", "mrmr", "--vary", "k"])
-    r = cli(*argv)
-    assert (r.returncode, r.stdout) == (2, ""), r.stderr
-    assert r.stderr.count("\n") == 1
-    assert r.stderr.startswith(f"fstheory: error: {path}:{line}: ")
-    assert "is out of range (" in r.stderr and f"at column {column}" in r.stderr
-    assert "10^2000" in r.stderr
+
+
+def _refused(code, out, err, path, line, column):
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1
+    assert err.startswith(f"fstheory: error: {path}:{line}: ")
+    assert "is out of range (" in err and f"at column {column}" in err
+    assert "10^2000" in err
+
+
+@pytest.mark.parametrize("case, line, column", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("command", ["values", "atlas"])
+def test_a_constant_out_of_range_is_refused_at_once_with_file_line_and_column(capsys, tmp_path,
+                                                                             case, line, column,
+                                                                             command):
+    path = scenario(tmp_path, "tower", **case)
+    _refused(*run(capsys, *_argv(command, path)), path, line, column)
+
+
+@pytest.mark.slow  # starts the console script (seconds); the cases above run the same main()
+@pytest.mark.parametrize("command", ["values", "atlas"])
+def test_the_console_script_refuses_an_out_of_range_constant_at_once(tmp_path, command):
+    # the installed script in a child process: its exit code and streams, and no hang (timeout)
+    case, line, column = CASES[0]
+    path = scenario(tmp_path, "tower", **case)
+    r = cli(*_argv(command, path))
+    _refused(r.returncode, r.stdout, r.stderr, path, line, column)
 
 
 @pytest.mark.slow
