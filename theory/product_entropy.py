@@ -46,13 +46,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory import laws as L
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.feature_maps import classify
 from fstheory.theory.polyexp import INF, PolyExp
-from fstheory.theory.quadrature import certified
+from fstheory.theory.quadrature import certified, flint_precision
 from fstheory.theory.univariate import Accuracy, Law1D, PELaw
 
 __all__ = ["product_entropy", "standard_factor", "log_law"]
@@ -218,22 +218,36 @@ def _scaled(name: str, z: acb) -> acb:
     """u(z) = e^z E1(z) = U(1, 1, z) ("E1") or e^z K_0(z) = sqrt(pi) U(1/2, 1, 2z) ("K0",
     DLMF 13.6.10; arb's K_0 loses its digits for |z| between about 30 and 100) on a complex
     ball with Re z > 0, as u(centre) plus the radius times a bound of |u'| on the ball (arb's
-    own propagation of a wide input is far too wide). For Re z >= x > 0:
+    own propagation of a wide input is far too wide). At the centre, below |z| = 60,
+    e^z E1(z) and arb's scaled K_0 with the extra bits their cancellation costs (faster than U
+    there). For Re z >= x > 0:
     e^z E1(z) = int_0^oo e^(-z t) / (1 + t) dt, |u'| <= int t e^(-x t) dt <= min(1/x, 1/x^2);
-    e^z K_0(z) = int_0^oo e^(-z (cosh t - 1)) dt, |u'| <= e^x (K_1(x) - K_0(x)) with
-    e^x K_1(x) = sqrt(pi) 2x U(3/2, 3, 2x)."""
+    e^z K_0(z) = int_0^oo e^(-z (cosh t - 1)) dt, so with s = cosh t - 1,
+    |u'| <= int_0^oo sqrt(s / (s + 2)) e^(-x s) ds <= min(1/x, sqrt(pi/8) x^(-3/2))."""
     x = z.real.lower()
     if not x > 0:
         return acb("nan")
     z0 = acb(z.real.mid(), z.imag.mid())
+    root_pi = arb.pi().sqrt()
+    size = float(abs(z0).upper())
     if name == "E1":
-        v0 = z0.hypgeom_u(1, 1)
+        if size < 60:
+            # e^z E1(z) directly (several times faster than U there), with the bits its
+            # cancellation costs
+            with flint_precision(ctx.prec + int(1.5 * size) + 20):
+                v0 = z0.exp() * z0.expint(1)
+            v0 = +v0
+        else:
+            v0 = z0.hypgeom_u(1, 1)
         d = min(1 / x, 1 / (x * x))
     else:
-        root_pi = arb.pi().sqrt()
-        v0 = root_pi * (2 * z0).hypgeom_u(arb(1) / 2, 1)
-        xa = acb(2 * x)
-        d = (root_pi * (xa * xa.hypgeom_u(arb(3) / 2, 3) - xa.hypgeom_u(arb(1) / 2, 1))).real
+        if size < 60:
+            with flint_precision(ctx.prec + int(2.5 * size) + 20):
+                v0 = z0.bessel_k(0, scaled=True)
+            v0 = +v0
+        else:
+            v0 = root_pi * (2 * z0).hypgeom_u(arb(1) / 2, 1)
+        d = min(1 / x, (arb.pi() / 8).sqrt() / (x * x.sqrt()))
     r = arb((z.real.rad() + z.imag.rad()) * arb(d.upper())).upper()
     if r == 0:
         return v0
