@@ -21,21 +21,15 @@ and the change of variables r = e^w gives h(e^W) = h(W) + E[W]:
 
     h(c X Y + e) = ln|c s_X s_Y| + H(sign) + h(A + B) + E[A] + E[B].
 
-The logarithms of the standard variables have closed densities, analytic on the real line (or
-on (-inf, 0] for U), with E[A] and E[A^2] in closed form (the digamma function at 1 and 1/2):
-
-====  ================================  =========================  ==========================
-R     density of A = ln R               E[A]                       Var[A]
-====  ================================  =========================  ==========================
-U     e^a on (-inf, 0]  (A = -Exp(1))   -1                         1
-E     exp(a - e^a)                      -gamma                     pi^2/6
-H     sqrt(2/pi) exp(a - e^(2a)/2)      -(gamma + ln 2)/2          pi^2/8
-====  ================================  =========================  ==========================
-
-h(A + B) is the entropy of a sum of two independent coordinates, computed by the certified
-fibre integrals of :mod:`fstheory.theory.fibre_certified` (a constant coefficient: no singular
-fibre, and the logarithmic singularity of the product's density at 0 is the exponential tail of
-W's density at -inf). For U, U it is exact: A + B = -Gamma(2, 1), h = 1 + gamma.
+The logarithms of the standard variables have closed densities (U: e^a on (-inf, 0], E:
+exp(a - e^a), H: sqrt(2/pi) exp(a - e^(2a)/2)) and means E[A] = -1, -gamma, -(gamma + ln 2)/2
+(the digamma function at 1 and 1/2). h(A + B) = -int g ln g is one certified integral
+(:func:`fstheory.theory.quadrature.certified`) of the density g(w) = e^w f_R(e^w) of
+W = ln R, R = R_X R_Y, whose density f_R(r) = int p_X(x) p_Y(r/x) / x dx is closed for the
+pairs U E, U H (E1), E E, H H (K_0) (:func:`_log_density`); the logarithmic singularity of f_R
+at 0 is W's exponential tail at -inf, and the tails beyond the integration range are bounded by
+:func:`_truncation`. For U, U it is exact: A + B = -Gamma(2, 1), h = 1 + gamma. The pair E H
+(an exponential or Laplace factor with a normal one) has no closed f_R: None.
 
 :func:`product_entropy` returns (value, error bound) as arb balls, or None when the feature is
 not such a product or a factor's law is not in the table.
@@ -43,19 +37,16 @@ not such a product or a factor's law is not in the table.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy as sp
 from flint import acb, arb, ctx
 
 from fstheory.theory import laws as L
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.feature_maps import classify
-from fstheory.theory.polyexp import INF, PolyExp
 from fstheory.theory.quadrature import certified, flint_precision
-from fstheory.theory.univariate import Accuracy, Law1D, PELaw
+from fstheory.theory.univariate import Accuracy
 
-__all__ = ["product_entropy", "standard_factor", "log_law"]
+__all__ = ["product_entropy", "standard_factor"]
 
 
 def standard_factor(law: L.Law):
@@ -80,82 +71,12 @@ def standard_factor(law: L.Law):
     return None
 
 
-class _LogExp(Law1D):
-    """The law of ln E, E ~ Exp(1): density exp(a - e^a), cdf 1 - exp(-e^a)."""
-
-    symmetry = None
-
-    def support(self):
-        return -INF, INF
-
-    def pdf_branch(self, m):
-        return lambda z: (z - z.exp()).exp()
-
-    def log_pdf_branch(self, m):
-        return lambda z: z - z.exp()
-
-    def cdf_branch(self, m):
-        return lambda z: -((-(z.exp())).expm1())
-
-    def sf_branch(self, m):
-        return lambda z: (-(z.exp())).exp()
-
-    def moments(self):
-        g = arb.const_euler()
-        return -g, g * g + arb.pi() ** 2 / 6
-
-    def entropy(self):
-        return 1 + arb.const_euler()
-
-
-class _LogHalfNormal(Law1D):
-    """The law of ln|N|, N ~ N(0, 1): density sqrt(2/pi) exp(a - e^(2a)/2), cdf
-    erf(e^a / sqrt 2)."""
-
-    symmetry = None
-
-    def support(self):
-        return -INF, INF
-
-    def pdf_branch(self, m):
-        c = (2 / arb.pi()).sqrt()
-        return lambda z: c * (z - (2 * z).exp() / 2).exp()
-
-    def log_pdf_branch(self, m):
-        lc = (2 / arb.pi()).log() / 2
-        return lambda z: lc + z - (2 * z).exp() / 2
-
-    def cdf_branch(self, m):
-        r = arb(2).sqrt()
-        return lambda z: (z.exp() / r).erf()
-
-    def sf_branch(self, m):
-        r = arb(2).sqrt()
-        return lambda z: (z.exp() / r).erfc()
-
-    def moments(self):
-        g, l2 = arb.const_euler(), arb(2).log()
-        mean = -(g + l2) / 2
-        return mean, mean * mean + arb.pi() ** 2 / 8
-
-    def entropy(self):
-        return None
-
-
-def log_law(name: str) -> Law1D:
-    """The law of ln R_name (module docstring)."""
-    if name == "U":
-        # -Exp(1): density e^a on (-inf, 0]
-        return PELaw(PolyExp.exponential(Fraction(1)).affine(Fraction(-1), Fraction(0)), arb(1))
-    if name == "E":
-        return _LogExp()
-    if name == "H":
-        return _LogHalfNormal()
-    raise KeyError(name)
-
-
-def _mean_log(name: str) -> arb:
-    return log_law(name).moments()[0]
+#: E[ln R] of the standard factors
+_MEAN_LOG = {
+    "U": lambda: arb(-1),
+    "E": lambda: -arb.const_euler(),
+    "H": lambda: -(arb.const_euler() + arb(2).log()) / 2,
+}
 
 
 #: sup of the density of R_name (the left tails: P(A < t) <= M e^t)
@@ -323,7 +244,7 @@ def product_entropy(expr, laws: dict, acc: Accuracy):
     shift = compile_expr(sp.log(sp.Abs(c) * k1 * k2), [])()
     if "sym" in (s1, s2):
         shift += arb(2).log()
-    means = _mean_log(n1) + _mean_log(n2)
+    means = _MEAN_LOG[n1]() + _MEAN_LOG[n2]()
     if n1 == n2 == "U":
         # A + B = -Gamma(2, 1): h = ln Gamma(2) + (1 - 2) psi(2) + 2 = 1 + gamma
         return shift + means + 1 + arb.const_euler(), arb(0)
