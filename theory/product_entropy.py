@@ -26,7 +26,7 @@ exp(a - e^a), H: sqrt(2/pi) exp(a - e^(2a)/2)) and means E[A] = -1, -gamma, -(ga
 (the digamma function at 1 and 1/2). h(A + B) = -int g ln g is one certified integral
 (:func:`fstheory.theory.quadrature.certified`) of the density g(w) = e^w f_R(e^w) of
 W = ln R, R = R_X R_Y, whose density f_R(r) = int p_X(x) p_Y(r/x) / x dx is closed for the
-pairs U E, U H (E1), E E, H H (K_0) (:func:`_log_density`); the logarithmic singularity of f_R
+pairs U E, U H (E1), E E, H H (K_0) (:func:`log_product_density`); the logarithmic singularity of f_R
 at 0 is W's exponential tail at -inf, and the tails beyond the integration range are bounded by
 :func:`_truncation`. For U, U it is exact: A + B = -Gamma(2, 1), h = 1 + gamma. The pair E H
 (an exponential or Laplace factor with a normal one) has no closed f_R: None.
@@ -46,7 +46,7 @@ from fstheory.theory.feature_maps import classify
 from fstheory.theory.quadrature import certified, flint_precision
 from fstheory.theory.univariate import Accuracy
 
-__all__ = ["product_entropy", "standard_factor"]
+__all__ = ["product_entropy", "standard_factor", "log_product_density"]
 
 
 def standard_factor(law: L.Law):
@@ -175,7 +175,7 @@ def _scaled(name: str, z: acb) -> acb:
     return v0 + acb(arb(0, r), arb(0, r))
 
 
-def _log_density(n1: str, n2: str):
+def log_product_density(n1: str, n2: str):
     """(w, r) -> ln g(w), g(w) = e^w f_R(e^w) the density of W = ln R for R = R_1 R_2
     (standard factors), r = e^w, on complex balls, from f_R(r) = int p_1(x) p_2(r/x) / x dx in
     closed form: U E: E1(r); U H: E1(r^2/2) / sqrt(2 pi) (f = int_r^oo 2 phi(t)/t dt);
@@ -205,7 +205,7 @@ def _closed_log_entropy(n1: str, n2: str, tol: arb):
     """(h(A + B), error bound): -int g ln g by certified integrals, in w up to w = 0 and in
     r = e^w beyond (where g falls doubly exponentially in w, singly in r: dw = dr / r),
     truncated as :func:`_truncation` says; None for a pair without a closed density."""
-    log_g = _log_density(n1, n2)
+    log_g = log_product_density(n1, n2)
     if log_g is None:
         return None
     w_lo, w_hi, bound = _truncation(n1, n2, tol / 4)

@@ -16,7 +16,7 @@ from flint import acb, arb
 
 from fstheory.theory import laws as L
 from fstheory.theory.numeric import NumericRoute
-from fstheory.theory.product_entropy import _log_density, product_entropy
+from fstheory.theory.product_entropy import log_product_density, product_entropy
 from fstheory.theory.quadrature import flint_precision
 from fstheory.theory.univariate import Accuracy
 
@@ -75,7 +75,7 @@ def test_closed_density_is_the_product_density(pair, r):
                              sorted(set(pts + [rr] if pair[1] == "U" else pts)))
     with flint_precision(120):
         w = acb(arb(r)).log()
-        lg = _log_density(*pair)(w, acb(arb(r)), True)
+        lg = log_product_density(*pair)(w, acb(arb(r)), True)
     with mpmath.workdps(30):
         ours = mpmath.mpf(lg.real.mid().str(30, radius=False))
         assert abs(ours - mpmath.log(rr * direct)) < mpmath.mpf(10) ** -18
