@@ -80,7 +80,7 @@ TABLES_ONE = "fstheory tables --out TMP --digits %d --jobs 1"
 NESTED_NEW = "certified routes (cubature, fibres): %s"
 NESTED_OLD = "estimated nested quadrature (baseline): %s"
 _NESTED = ("import mpmath, time, sympy as sp; from fstheory.theory import numeric; "
-           "from fstheory.theory.laws import Exponential, Uniform; "
+           "from fstheory.theory.laws import Exponential, Normal, Uniform; "
            "from fstheory.theory.rule import Rule; "
            "from fstheory.scenarios.scenario_file import load_scenario_file; "
            "X, Y = sp.symbols('X Y', real=True); "
@@ -98,6 +98,10 @@ _NESTED_CASES = [
      "'scenarios/threshold.toml').bind(k='0.3'))"),
     ("h(XY), X ~ Exp(1), Y ~ Unif(-1, 1), 30 digits",
      "numeric.NumericRoute({X: Exponential(1), Y: Uniform(-1, 1)}).entropy(X * Y)"),
+    ("h(XY), X ~ Exp(1), Y ~ Exp(2), 30 digits",
+     "numeric.NumericRoute({X: Exponential(1), Y: Exponential(2)}).entropy(X * Y)"),
+    ("h(XY), X, Y ~ N(0, 1), 30 digits",
+     "numeric.NumericRoute({X: Normal(0, 1), Y: Normal(0, 1)}).entropy(X * Y)"),
     ("MI(C,XY), C = 1{X - 1 + Y/2 >= 0}, 30 digits",
      "numeric.NumericRoute({X: Exponential(1), Y: Uniform(-1, 1)}, Rule(X - 1 + Y / 2))"
      ".mi_class(X * Y)"),

@@ -249,6 +249,10 @@ class NumericRoute:
             coefs, const = data
             law = linear_combination(coefs, const, self.laws, acc)
             return law_entropy(law, acc)
+        if kind == "product":
+            got = _product_entropy(expr, self.laws, acc)
+            if got is not None:
+                return got[0], got[1], "product: logarithms of the factors, certified quadrature", True
         system = build([expr], self.laws, None, acc)
         if len(system.coords) == 1:
             return self._entropy_one_coordinate(system, acc)
@@ -527,6 +531,21 @@ def estimated_nested():
         yield
     finally:
         CERTIFIED_NESTED, expectation.CUBATURE, class_probability.NESTED_BRANCH = saved
+
+
+def _product_entropy(expr, laws, acc):
+    """h(c X Y + e) through the logarithms of the factors (:mod:`fstheory.theory.product_entropy`),
+    or None where that route does not apply or does not converge."""
+    if not CERTIFIED_NESTED:
+        return None
+    from fstheory.theory.product_entropy import product_entropy
+
+    try:
+        return product_entropy(expr, laws, acc)
+    except QuadratureTimeout:
+        raise
+    except QuadratureError:
+        return None
 
 
 def _certified_fibre(compute):
