@@ -67,6 +67,7 @@ quadrature in double precision gives 0.149470434982602):
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 
@@ -198,16 +199,15 @@ def _kernel_v_bound(v: acb, x2: acb, beta: arb) -> acb:
 class _Integrals:
     """The inner and outer integrals at the current precision for one :class:`NormalFibre`."""
 
-    def __init__(self, fib: NormalFibre):
-        prec = ctx.prec
+    def __init__(self, fib: NormalFibre, prec: int):
         self.beta = _ball(fib.beta)
         self.c = None if fib.c is None else _ball(fib.c)
         self.b = _ball(fib.b)
         self.scale = _ball(fib.scale)
         # the inner integrals' errors stay well below the outer goal, else the outer
         # integrator subdivides in vain to reduce them
-        self.inner_tol = arb(2) ** -(prec + 16)
-        self.outer_tol = arb(2) ** -(prec + 4)
+        self.inner_tol = arb(2) ** -(prec + 6)
+        self.outer_tol = arb(2) ** -(prec + 2)
         self.wide = arb(2) ** -(prec // 3)
         sb = self.beta.sqrt()
         self.lam = 1 + 2 * sb
@@ -237,9 +237,9 @@ class _Integrals:
             total = acb(0)
             for t in _boxes(abs(float(lo.real.mid())), abs(float(d.real.mid()))):
                 r = lo + d * t
-                v = f(r)
-                if not v.is_finite():
-                    v = bound(r)
+                v, w = f(r), bound(r)  # two enclosures: the tighter one
+                if not v.is_finite() or (w.is_finite() and w.abs_upper() < v.abs_upper()):
+                    v = w
                 total += v * t.rad() * 2
             return total * d
 
@@ -331,7 +331,27 @@ def _ball(e) -> arb:
 
 def conditional_entropy_ball(fib: NormalFibre) -> arb:
     """A ball containing H(C | V_S) at the current precision (module docstring)."""
-    I = _Integrals(fib)  # noqa: E741
+    target = ctx.prec
+    with _extra_bits(GUARD):  # rounding stays well below both levels' goals
+        return _integral(fib, target)
+
+
+#: working bits above the target precision (the tolerances are set from the target)
+GUARD = 10
+
+
+@contextlib.contextmanager
+def _extra_bits(n: int):
+    old = ctx.prec
+    ctx.prec = old + n
+    try:
+        yield
+    finally:
+        ctx.prec = old
+
+
+def _integral(fib: NormalFibre, prec: int) -> arb:
+    I = _Integrals(fib, prec)  # noqa: E741
     X = acb(I.X)
     if I.c is None:
         total = I.integrate(I.flat, acb(0), X)
