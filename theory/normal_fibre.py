@@ -236,7 +236,7 @@ class _Integrals:
         if crude:
             total = acb(0)
             for t in _boxes(abs(float(lo.real.mid())), abs(float(d.real.mid()))):
-                r = lo + d * t
+                r = _on_segment(lo, hi, t)
                 v, w = f(r), bound(r)  # two enclosures: the tighter one
                 if not v.is_finite() or (w.is_finite() and w.abs_upper() < v.abs_upper()):
                     v = w
@@ -281,7 +281,10 @@ class _Integrals:
         sp_ = self._sqrt(c * c + 4 * b * x)
         x2b = self.beta * x * x
         R = acb(self.R)
-        w = self._r(x2b, 2 * x / (c + sp_), R, crude)
+        # r1 = 2x/(c + s+) = (s+ - c)/(2b): the second (no division by a wide complex ball) once
+        # s+ is well above c, the first (no cancellation) below
+        r1 = 2 * x / (c + sp_) if x.real.mid() < c.mid() else (sp_ - c) / (2 * b)
+        w = self._r(x2b, r1, R, crude)
         w += self._r(x2b, (c + sp_) / (2 * b), R, crude)
         return _g(x) * (w + 2 * self._inner_tail(x))
 
@@ -309,6 +312,17 @@ class _Integrals:
 
     def integrate(self, f, lo, hi) -> acb:
         return acb_integral(f, lo, hi, abs_tol=self.outer_tol, rel_tol=self.outer_tol)
+
+
+def _on_segment(lo: acb, hi: acb, t: acb) -> acb:
+    """A box containing lo' + (hi' - lo') t' for every lo' in lo, hi' in hi, t' in t (t real in
+    [0, 1]): from the midpoints, plus (lo' - lo)(1 - t') + (hi' - hi) t', whose real and
+    imaginary parts are at most the larger of the two ends' radii (the ends' radii count once,
+    not twice as in lo + (hi - lo) t)."""
+    lm, hm = acb(lo.real.mid(), lo.imag.mid()), acb(hi.real.mid(), hi.imag.mid())
+    er = lo.real.rad() if lo.real.rad() > hi.real.rad() else hi.real.rad()  # exact radii
+    ei = lo.imag.rad() if lo.imag.rad() > hi.imag.rad() else hi.imag.rad()
+    return lm + (hm - lm) * t + acb(arb(0, er.upper()), arb(0, ei.upper()))
 
 
 def _boxes(start: float, length: float) -> list:
