@@ -77,7 +77,7 @@ from flint import acb, arb, ctx
 from fstheory.theory import determination as det
 from fstheory.theory import two_point_fibre as tpf
 from fstheory.theory.balls import NoEnclosure
-from fstheory.theory.interrupts import acb_integral
+from fstheory.theory.interrupts import acb_integral, interrupted
 from fstheory.theory.law_algebra import linear_parts
 from fstheory.theory.laws import Normal
 
@@ -236,6 +236,8 @@ class _Integrals:
         if crude:
             total = acb(0)
             for t in _boxes(abs(float(lo.real.mid())), abs(float(d.real.mid()))):
+                if interrupted():
+                    return acb(0)  # discarded: a signal ends the integral
                 r = _on_segment(lo, hi, t)
                 v, w = f(r), bound(r)  # two enclosures: the tighter one
                 if not v.is_finite() or (w.is_finite() and w.abs_upper() < v.abs_upper()):
