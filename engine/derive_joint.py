@@ -56,6 +56,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import normal_fibre as nf
 from fstheory.theory import sign_fold as sf
 from fstheory.theory import sufficiency as suff
 from fstheory.theory import two_point_fibre as tpf
@@ -80,7 +81,10 @@ class SetDerivation:
     ``kind``: "zero", "class-entropy" (= H(C)), "single" (= MI(C, V_r) of the one feature
     ``reduced[0]`` left), "two-point" (= H(C) - ln 2 * ``expr``), "two-point-cone" (= H(C) minus
     the integral over directions of :func:`fstheory.theory.two_point_fibre.cone_entropy` for
-    ``partner``), "sign-fold" (= H(C) - ln 2 * P(|L| < |a||Y - m|), ``partner`` the
+    ``partner``), "normal-fibre" (= H(C) minus the nested integral of
+    :mod:`fstheory.theory.normal_fibre`, ``partner`` its
+    :class:`~fstheory.theory.normal_fibre.NormalFibre`), "sign-fold" (= H(C) - ln 2 *
+    P(|L| < |a||Y - m|), ``partner`` the
     :class:`~fstheory.theory.sign_fold.SignFold`), "uniform-line" (= H(C) - E[H_b] over a line fibre of uniform variables,
     ``partner`` the :class:`~fstheory.theory.uniform_line.LineFibre`), "sufficient" (= MI(C, ``expr``), one expression of the base variables that is
     a function of the features and carries all they say about the class:
@@ -311,6 +315,12 @@ class JointStructure:
             return done("two-point-cone", f"{reveals}; i.i.d. centred {kind} laws and a class "
                         "boundary through 0: MI = H(C) - H(C | V_S), H(C | V_S) one integral over "
                         "the directions where C != C o tau", partner=tau)
+        fib = nf.normal_fibre(exprs, self.event, self.laws)
+        if fib is not None:
+            return done("normal-fibre", f"{reveals}; i.i.d. centred normal laws with unequal "
+                        "densities at the two points and a class boundary off 0: MI = H(C) - "
+                        "H(C | V_S), H(C | V_S) one nested integral over the log-likelihood ratio "
+                        "of the two points", partner=fib)
         return self._line_fibre(rest, done)
 
     def _line_fibre(self, rest, done) -> SetDerivation:

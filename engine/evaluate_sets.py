@@ -45,7 +45,7 @@ import mpmath
 import sympy as sp
 
 from fstheory.engine.kinds import (DirectionIntegral, Exact, Linear, LineFibreEntropy, Numerical,
-                                   SignFoldEntropy, Structural)
+                                   NormalFibreEntropy, SignFoldEntropy, Structural)
 from fstheory.engine.prove import CLASS_ENTROPY, MI_CLASS, InvariantViolation, prove
 from fstheory.engine.quantities import quantities_for
 from fstheory.engine.resolve import Alias, class_entropy_derivation, class_mi_of
@@ -192,6 +192,8 @@ class SetValues:
                           d.reason)
         if d.kind == "uniform-line":
             return Linear([(1, hc), (-1, LineFibreEntropy(d.partner, d.reason))], d.reason)
+        if d.kind == "normal-fibre":
+            return Linear([(1, hc), (-1, NormalFibreEntropy(d.partner, d.reason))], d.reason)
         if d.kind == "two-point":
             return Linear([(1, hc), (-1, Exact(sp.log(2) * d.expr))], d.reason)
         if d.kind == "two-point-cone":
@@ -223,7 +225,8 @@ class SetValues:
         if d.kind == "single":
             v = self.values.mi_c(d.reduced[0])
             return _same_as(v, v.label, label, d.reason)
-        if d.kind in ("two-point", "two-point-cone", "uniform-line", "sign-fold") and hc.is_indeterminate:
+        if (d.kind in ("two-point", "two-point-cone", "uniform-line", "sign-fold", "normal-fibre")
+                and hc.is_indeterminate):
             return not_computed(label, f"it needs H(C) ({d.reason}); {root_cause(hc)}")
         value, _ = prove(self.derivation(S), self.point, self.digits, label, MI_CLASS)
         self._check(S, value, label)

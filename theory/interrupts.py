@@ -45,7 +45,7 @@ import contextlib
 import signal
 import threading
 
-__all__ = ["acb_integral", "signals_held"]
+__all__ = ["acb_integral", "signals_held", "interrupted"]
 
 #: signals whose Python handlers are held back while arb runs
 DEFERRED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGALRM", "SIGPROF")
@@ -97,6 +97,12 @@ def _deliver() -> bool:
         handler(signum, None)
         return True
     return False
+
+
+def interrupted() -> bool:
+    """Whether a signal was recorded while arb runs (an integrand doing long work of its own
+    between arb's calls may stop early: its value is discarded)."""
+    return bool(_pending)
 
 
 @contextlib.contextmanager

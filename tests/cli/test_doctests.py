@@ -20,6 +20,7 @@ import fstheory
 #: on data): left out by `make test-fast`
 SLOW = {"fstheory.atlas.poles", "fstheory.atlas.sweep", "fstheory.atlas.values",
         "fstheory.engine.relevance", "fstheory.reports.expressions", "fstheory.reports.tables",
+        "fstheory.theory.normal_fibre",
         "fstheory.selection.selector"}
 
 SUBPACKAGES = ("theory", "scenarios", "engine", "orderings", "atlas", "atlas.certificate", "reports",

@@ -149,13 +149,21 @@ def _skew_normal_derivative():
     with_prec(200, lambda: skew_normal_mi_derivative_ball(arb("0.7")))
 
 
+def _normal_fibre():
+    from fstheory.theory.normal_fibre import NormalFibre, conditional_entropy_ball
+
+    fib = NormalFibre(1 / sp.pi, sp.Rational(1, 2), sp.Integer(1), sp.Rational(13, 10))
+    with_prec(32, lambda: conditional_entropy_ball(fib))
+
+
 SITES = {"theory.quadrature.certified": _certified,
          "atlas.certificate.laplace": _laplace_class,
          "theory.special_integrals (normal)": _normal_constant,
          "theory.special_integrals (laplace)": _laplace_constant,
          "theory.arbexpr (sympy integral)": _sympy_integral,
          "theory.skew_normal": _skew_normal,
-         "theory.skew_normal (derivative)": _skew_normal_derivative}
+         "theory.skew_normal (derivative)": _skew_normal_derivative,
+         "theory.normal_fibre (nested)": _normal_fibre}
 
 
 @pytest.mark.parametrize("site", list(SITES))
