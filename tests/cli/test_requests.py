@@ -159,10 +159,10 @@ def test_the_atlas_of_a_scenario_point_is_the_commands(capsys):
     assert code == 0 and json.loads(out) == result.to_json()
 
     path = str(fstheory.shipped_scenario("xor"))
-    code, out, _ = _cli(capsys, ["atlas", "--scenario-file", path, "--method", "mrmr",
+    code, out, _ = _cli(capsys, ["atlas", "--scenario-file", path, "--method", "mim",
                                  "--vary", "k", "--range", "1/5:4/5", "--grid", "4"])
     point = fstheory.load_scenario(path, k="1/2")
-    assert code == 0 and out == point.atlas("mrmr", "k", "1/5:4/5", grid=4).text() + "\n"
+    assert code == 0 and out == point.atlas("mim", "k", "1/5:4/5", grid=4).text() + "\n"
 
     code, _, err = _cli(capsys, ["atlas", "--method", "mrmr", "--vary", "k", "--grid", "3"])
     with pytest.raises(UserInputError) as exc:
