@@ -183,15 +183,9 @@ class ValuesRequest:
 
 
 @dataclass(frozen=True)
-class RelevanceRequest:
-    """:meth:`fstheory.ScenarioPoint.relevance`: relevance classes and optimal sets."""
-
-    bound: Any = None
-    digits: int = 30
-
-    def __post_init__(self):
-        _digits(self)
-        _bind(self)
+class RelevanceRequest(ValuesRequest):
+    """:meth:`fstheory.ScenarioPoint.relevance`: relevance classes and optimal sets (the
+    options of a :class:`ValuesRequest`)."""
 
 
 @dataclass(frozen=True)

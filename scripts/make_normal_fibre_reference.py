@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,28 +29,14 @@ PAIRS = [(2, 4), (3, 4), (2, 5), (3, 5)]
 
 
 def main() -> None:
-    import mpmath
+    from reference_output import mi_class_set_rows, write_reference
 
     from fstheory.scenarios.scenario_file import load_scenario_file, shipped_scenario_path
-    from fstheory.theory.numeric import NumericRoute
 
-    rows = []
     scenario = load_scenario_file(shipped_scenario_path("threshold"))
-    for k in KS:
-        bound = scenario.bind(k=k)
-        exprs = bound.feature_exprs()
-        route = NumericRoute(bound.laws(), bound.class_rule(), evaluations=10**8)
-        for i, j in PAIRS:
-            start = time.time()
-            with mpmath.workdps(DPS):
-                r = route.mi_class_set((exprs[i], exprs[j]))
-                hc = route.class_entropy()
-                rows.append({"k": k, "pair": [i, j], "value": mpmath.nstr(r.value, DPS),
-                             "error": mpmath.nstr(r.error, 3),
-                             "class_entropy": mpmath.nstr(hc.value, DPS), "method": r.method})
-            print(f"threshold k={k} {i},{j}: {rows[-1]['value']} ({time.time() - start:.0f} s)",
-                  file=sys.stderr, flush=True)
-            OUT.write_text(json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
+    points = [("threshold", scenario.bind(k=k), k, PAIRS) for k in KS]
+    rows = mi_class_set_rows(points, DPS, evaluations=10**8)
+    write_reference(OUT, json.dumps({"dps": DPS, "values": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
