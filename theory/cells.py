@@ -91,7 +91,11 @@ class CutSet:
         a sorted list of ``(value at outer, function of complex balls)``, each function the
         branch of a root of one cut (linear, or quadratic with the square root's sign fixed at
         ``outer``), analytic near ``outer`` while the pattern of roots does not change (between
-        the projected breakpoints of the outer levels). None when a cut has degree > 2."""
+        the projected breakpoints of the outer levels). None when a cut has degree > 2.
+
+        A function takes the keyword ``analytic`` (default True) of arb's integrands: with
+        False, the square root of a discriminant is enclosed on the whole ball, so that a
+        piece ending at a double root (a square-root branch point) is still bounded there."""
         out = []
         bits = ctx.prec
         mid = tuple(o.mid() for o in outer)
@@ -117,7 +121,7 @@ def _root_functions(coeff_fns, coeffs) -> list:
         return []
     if deg == 1:
         c0, c1 = coeff_fns
-        return [(-coeffs[0] / coeffs[1], lambda *z: -c0(*z) / c1(*z))]
+        return [(-coeffs[0] / coeffs[1], lambda *z, analytic=True: -c0(*z) / c1(*z))]
     c, b, a = coeffs
     disc = b * b - 4 * a * c
     if not disc > 0:
@@ -125,21 +129,35 @@ def _root_functions(coeff_fns, coeffs) -> list:
     fc, fb, fa = coeff_fns
     sign = 1 if b >= 0 else -1
 
-    def q_of(*z):
-        bz = fb(*z)
-        d = bz * bz - 4 * fa(*z) * fc(*z)
-        return -(bz + sign * _sqrt(d)) / 2
+    def parts(z, analytic):
+        bz, az, cz = fb(*z), fa(*z), fc(*z)
+        return bz, az, cz, _sqrt(bz * bz - 4 * az * cz, analytic)
+
+    def first(*z, analytic=True):
+        bz, az, _, root = parts(z, analytic)
+        return -(bz + sign * root) / (2 * az)
+
+    def second(*z, analytic=True):
+        # c / q keeps precision when b^2 >> 4ac; at a double root with b = 0 (a symmetric cut)
+        # q is 0 and c / q is 0/0, where (-b + sign sqrt(d)) / 2a is the same root, enclosed
+        bz, az, cz, root = parts(z, analytic)
+        q = -(bz + sign * root) / 2
+        if q.contains(0):
+            return (sign * root - bz) / (2 * az)
+        return cz / q
 
     q = -(b + sign * disc.sqrt()) / 2
-    return [(q / a, lambda *z: q_of(*z) / fa(*z)), (c / q, lambda *z: fc(*z) / q_of(*z))]
+    return [(q / a, first), (c / q, second)]
 
 
-def _sqrt(d):
-    """The square root of a discriminant: analytic branch on complex balls; on a real ball,
-    sqrt(max(d, 0)) (the discriminant is >= 0 at the real points where the root is used, and a
-    ball around a double root reaches below 0 only by its radius)."""
+def _sqrt(d, analytic: bool = True):
+    """The square root of a discriminant: on complex balls the analytic branch (non-finite
+    where the ball meets the branch cut), or with ``analytic`` False arb's enclosure of the
+    principal root over the whole ball; on a real ball, sqrt(max(d, 0)) (the discriminant is
+    >= 0 at the real points where the root is used, and a ball around a double root reaches
+    below 0 only by its radius)."""
     if isinstance(d, acb):
-        return d.sqrt(analytic=True)
+        return d.sqrt(analytic=analytic)
     if d > 0:
         return d.sqrt()
     top = d.upper()

@@ -256,7 +256,7 @@ def _cell_probability(laws, a, b, lower, upper, m0, m1, tol):
 
     def branch(m):
         def g(z, an):
-            lo, hi = lower(z), upper(z)
+            lo, hi = lower(z, analytic=an), upper(z, analytic=an)
             mass = F1(lo) - F1(hi) if upper_tail else F1(hi) - F1(lo)
             return f0(z) * mass
         return g
@@ -265,7 +265,7 @@ def _cell_probability(laws, a, b, lower, upper, m0, m1, tol):
 
 
 def _constant(c: arb):
-    return lambda *z: c
+    return lambda *z, analytic=True: c
 
 
 def _exact_rational(x: arb):
