@@ -1,0 +1,180 @@
+"""The law of a logistic variable plus an independent uniform, Laplace or exponential one, in
+closed form through incomplete beta functions.
+
+Let Z ~ Logistic(mu, s) (cdf sigma(t), t = (z - mu)/s, sigma(t) = 1/(1 + e^(-t))) and X have a
+piecewise exponential density: terms c e^(r x) on pieces [p, q] (a uniform law: r = 0 on a
+bounded piece; Laplace and exponential laws: r != 0 on half-lines). For V = X + Z, substitute
+x = v - mu - s t and then w = sigma(t) (e^t = w / (1 - w), sigma'(t) dt = dw, dt = dw / (w (1 - w))):
+
+    int_p^q c e^(r x) f_Z(v - x) dx = c e^(r (v - mu)) I(1 - rho, 1 + rho),
+    int_p^q c e^(r x) F_Z(v - x) dx = c e^(r (v - mu)) s I(1 - rho, rho),
+    int_p^q c e^(r x) S_Z(v - x) dx = c e^(r (v - mu)) s I(-rho, 1 + rho),
+
+with rho = r s and I(a, b) = int w^(a-1) (1 - w)^(b-1) dw from sigma(t_lo) to sigma(t_hi),
+t_lo = (v - mu - q)/s, t_hi = (v - mu - p)/s: a difference of lower incomplete beta functions
+B(z; a, b) (arb's ``acb.beta_lower``), or B(1 - z; b, a) of the complementary argument
+1 - sigma(t) = sigma(-t) where that is the convergent or the better conditioned form. The
+exponent of each infinite piece makes the integral converge (r < 0 towards +inf, r > 0
+towards -inf), so a = 1 - rho > 0 at w -> 0 and b = 1 + rho > 0 at w -> 1 as needed.
+
+Analyticity: sigma(t) is real only for Im t in pi Z, and then in (0, 1) when Im t = 0; for
+|Im t| < pi it avoids the branch cuts (-inf, 0] and [1, inf) of w^a, (1 - w)^b and B(w; a, b).
+So V's density, cdf and survival function are analytic on the strip |Im v| < pi s; on complex
+balls beyond it the branches return a non-finite ball (the poles of the logistic density at
+Im t = +-pi bound the strip), as certified quadrature requires.
+
+Source of the substitution: the logistic cdf as the change of variables of the incomplete beta
+integral, e.g. N. L. Johnson, S. Kotz, N. Balakrishnan, Continuous Univariate Distributions,
+vol. 2, ch. 23 (the logistic distribution and its relation to the beta family).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import acb, arb, ctx
+
+from fstheory.theory.balls import ball
+from fstheory.theory.law1d import Law1D, Logistic, PELaw, _log
+from fstheory.theory.polyexp import INF
+from fstheory.theory.quadrature import flint_precision
+
+__all__ = ["LogisticPE", "logistic_plus"]
+
+
+def logistic_plus(logistic: Logistic, law: PELaw):
+    """The law of Z + X (Z ~ ``logistic``, X ~ ``law`` independent) in closed form, or None
+    when X's density has a term this module does not integrate in closed form (a power of x,
+    or r != 0 on a bounded piece: sums of several base laws)."""
+    for p in law.pe.pieces:
+        finite = p.lo != -INF and p.hi != INF
+        for (k, r), _c in p.terms.items():
+            if k != 0 or (finite and r != 0) or (not finite and r == 0):
+                return None
+            if p.hi == INF and not r < 0 or p.lo == -INF and not r > 0:
+                return None
+    return LogisticPE(logistic, law)
+
+
+def _sigma(t):
+    return 1 / (1 + (-t).exp())
+
+
+def _beta_lower(t, a: Fraction, b: Fraction):
+    """B(sigma(t); a, b). Right of 0, sigma(t) is near 1, where B(.; a, b) is singular and
+    1 - sigma(t) = sigma(-t) would be lost to rounding: there B(z; a, b) = B(a, b) -
+    B(1 - z; b, a) (the complete beta function, continued to b <= 0 through Gamma, exact
+    except at b = 0, -1, ..., where sigma(t) is instead carried with e^(-t)'s extra bits)."""
+    A, B = ball(a), ball(b)
+    m = acb(t).real.mid()
+    if not m > 0:
+        return acb(_sigma(t)).beta_lower(A, B)
+    if not (b <= 0 and b.denominator == 1):
+        complete = A.gamma() * B.gamma() * (A + B).rgamma()
+        return complete - acb(_sigma(-t)).beta_lower(B, A)
+    with flint_precision(ctx.prec + int(float(m) * 1.4427) + 16):
+        return acb(_sigma(t)).beta_lower(A, B)
+
+
+def _incomplete(a: Fraction, b: Fraction, t_lo, t_hi):
+    """int w^(a-1) (1 - w)^(b-1) dw from sigma(t_lo) to sigma(t_hi) (None: -inf, +inf)."""
+    def lower(t):  # int_0^sigma(t)
+        return _beta_lower(t, a, b)
+
+    def upper(t):  # int_sigma(t)^1 = int_0^sigma(-t) of the mirrored integrand
+        return _beta_lower(-t, b, a)
+
+    if t_lo is None and t_hi is None:
+        raise ValueError("a piece unbounded on both sides")
+    if t_lo is None:
+        if not a > 0:
+            raise ValueError("divergent incomplete beta integral at 0")
+        return lower(t_hi)
+    if t_hi is None:
+        if not b > 0:
+            raise ValueError("divergent incomplete beta integral at 1")
+        return upper(t_lo)
+    mid = (acb(t_lo).real.mid() + acb(t_hi).real.mid()) / 2
+    if a > 0 and (not b > 0 or mid <= 0):
+        return lower(t_hi) - lower(t_lo)
+    if b > 0:
+        return upper(t_lo) - upper(t_hi)
+    raise ValueError("divergent incomplete beta integral")
+
+
+class LogisticPE(Law1D):
+    """Z + X, Z logistic and X uniform, Laplace or exponential (module docstring)."""
+
+    def __init__(self, logistic: Logistic, law: PELaw):
+        self.logistic, self.law = logistic, law
+        self._mu, self._s = logistic._mu, logistic._s
+        self._pi_s = arb.pi() * self._s
+
+    def support(self):
+        return -INF, INF
+
+    def breakpoints(self):
+        """No point of non-analyticity; split points that keep arb's pieces short: the images
+        of X's breakpoints and the centre, and points 4, 16 and 64 scales out on each side
+        (the density turns from one exponential rate to the other there)."""
+        centre = self._centre()
+        pts = {self.logistic.mu + p for p in self.law.pe.breakpoints() if p not in (INF, -INF)}
+        pts |= {centre + side * k * self.logistic.s for side in (-1, 1) for k in (4, 16, 64)}
+        return sorted(pts)
+
+    def _centre(self):
+        lo, hi = self.law.support()
+        centre = self.law._centre() if lo == -INF or hi == INF else (lo + hi) / 2
+        return self.logistic.mu + centre
+
+    def _sum(self, v, kind: str):
+        """The density (kind "pdf"), cdf or sf of V at v (real or complex ball)."""
+        if isinstance(v, acb) and not abs(v.imag) < self._pi_s:
+            return acb("nan")  # outside the strip of analyticity
+        s = self._s
+        u = v - self._mu
+        total = acb(0)
+        for p in self.law.pe.pieces:
+            t_lo = None if p.hi == INF else (u - ball(p.hi)) / s
+            t_hi = None if p.lo == -INF else (u - ball(p.lo)) / s
+            for (_k, r), c in p.terms.items():
+                rho = r * self.logistic.s
+                if kind == "pdf":
+                    a, b, factor = 1 - rho, 1 + rho, c
+                elif kind == "cdf":
+                    a, b, factor = 1 - rho, rho, c * s
+                else:
+                    a, b, factor = -rho, 1 + rho, c * s
+                weight = factor if r == 0 else factor * (ball(r) * u).exp()
+                total += weight * _incomplete(a, b, t_lo, t_hi)
+        if isinstance(v, acb):
+            return total
+        return total.real
+
+    def pdf_branch(self, x0):
+        return lambda z: self._sum(z, "pdf")
+
+    def cdf_branch(self, x0):
+        return lambda z: self._sum(z, "cdf")
+
+    def sf_branch(self, x0):
+        return lambda z: self._sum(z, "sf")
+
+    def log_pdf_branch(self, x0):
+        return lambda z: _log(self._sum(z, "pdf"))
+
+    def pdf(self, x):
+        return self._sum(x, "pdf")
+
+    def cdf(self, x):
+        return self._sum(x, "cdf")
+
+    def sf(self, x):
+        return self._sum(x, "sf")
+
+    def moments(self):
+        (m1, s1), (m2, s2) = self.logistic.moments(), self.law.moments()
+        return m1 + m2, s1 + s2 + 2 * m1 * m2
+
+    def affine(self, a, b):
+        return LogisticPE(self.logistic.affine(a, b), self.law.affine(a, Fraction(0)))
