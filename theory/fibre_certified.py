@@ -47,6 +47,7 @@ from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.cells import CutSet
 from fstheory.theory.expectation import feature_range, box_of, support_cuts
+from fstheory.theory.fibre_sum_cells import closed_sum_cell
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import QuadratureError, arb_integral, certified, spend
 from fstheory.theory.univariate import Accuracy
@@ -387,6 +388,8 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
             closed, work = _closed_cell(F, m, cell), 4
             if closed is None:
                 closed, work = _closed_sum_cell(F, m, cell), 1
+            if closed is None:
+                closed, work = closed_sum_cell(F, m, cell), 4
         for i, g in enumerate(F.integrands(m, cell, with_class)):
             if g is not None:
                 terms.append((i, closed, work, g, lower, upper))

@@ -1,0 +1,172 @@
+"""Closed forms of the inner integrals of a sum's fibre, so that the certified fibre integrals
+(:mod:`fstheory.theory.fibre_certified`) evaluate the density of V = a S + beta X + gamma and
+its class parts without an inner quadrature on complex balls.
+
+On a cell [L(v), U(v)] of the other coordinate x (cell ends analytic in v), the inner integral is
+
+    int_L^U f_X(x) f_S((v - beta x - gamma) / a) / |a| dx.
+
+* Both laws with exponential pieces (uniform, Laplace, exponential; one piece each on the
+  cell): every product of terms is c e^(A v + B x), whose integral is
+  c e^(A v) (e^(B U) - e^(B L)) / B, or c e^(A v) (U - L) when B = 0.
+* One law logistic (mu, s), the other with exponential pieces: with t the standardised
+  logistic variable along the cell, the integral is c e^(A v) int sigma'(t) e^(-rho t) dt, an
+  incomplete beta difference I(1 - rho, 1 + rho) between the cell's ends
+  (:func:`fstheory.theory.logistic_sum._incomplete`; the substitution w = sigma(t)).
+
+Each returns ``value(v)`` (v a real or complex ball) or None when the cell is not of these forms
+(a power of x in a term, a normal law, a coefficient a that depends on x).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from flint import acb, arb
+
+from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.balls import ball
+from fstheory.theory.law1d import Logistic, PELaw
+from fstheory.theory.logistic_sum import _incomplete
+
+__all__ = ["closed_sum_cell"]
+
+
+def _num(e):
+    return compile_expr(sp.sympify(e), [])()
+
+
+def _exact(e):
+    """A rational sympy number as a Fraction, else None."""
+    from fractions import Fraction
+
+    e = sp.nsimplify(sp.sympify(e))
+    if not e.is_Rational:
+        return None
+    return Fraction(int(e.p), int(e.q))
+
+
+def _pieces_terms(law, at):
+    """The terms {(0, r): c} of the law's piece at the real point ``at`` (k = 0 only), or None."""
+    piece = law.pe.piece_at(at)
+    if piece is None or any(k != 0 for k, _ in piece.terms):
+        return None
+    return piece.terms
+
+
+def closed_sum_cell(F, m, cell):
+    """The closed inner integral of ``cell`` at the outer piece of the real point m (module
+    docstring), or None."""
+    if F.a.free_symbols:
+        return None
+    x = F.o.symbol
+    poly = sp.Poly(F.r, x)
+    if poly.degree() > 1:
+        return None
+    a = _exact(F.a)
+    beta = _exact(poly.coeff_monomial(x))
+    gamma = _exact(poly.coeff_monomial(1))
+    if a is None or beta is None or gamma is None or a == 0:
+        return None
+    lower, upper, xm = cell
+    sm = F.solved(m, xm)
+    so, ss = F.o.law, F.s.law
+    if isinstance(so, PELaw) and isinstance(ss, PELaw):
+        to, ts = _pieces_terms(so, xm), _pieces_terms(ss, sm)
+        if to is None or ts is None:
+            return None
+        return _exp_exp(to, ts, a, beta, gamma, lower, upper)
+    if isinstance(so, Logistic) and isinstance(ss, PELaw):
+        ts = _pieces_terms(ss, sm)
+        if ts is None:
+            return None
+        return _logistic_x(so, ts, a, beta, gamma, lower, upper)
+    if isinstance(ss, Logistic) and isinstance(so, PELaw) and beta != 0:
+        to = _pieces_terms(so, xm)
+        if to is None:
+            return None
+        return _logistic_s(ss, to, a, beta, gamma, lower, upper)
+    return None
+
+
+def _exp_exp(to, ts, a, beta, gamma, lower, upper):
+    """sum c_o c_s / |a| e^(r_o x + r_s (v - beta x - gamma) / a) integrated over [L, U]."""
+    parts = []
+    for (_k, ro), co in to.items():
+        for (_k2, rs), cs in ts.items():
+            A = rs / a
+            B = ro - rs * beta / a
+            parts.append((co * cs / abs(ball(a)), A, B, -rs * gamma / a))
+
+    def value(v):
+        lo, hi = acb(lower(v)), acb(upper(v))
+        total = acb(0)
+        for c, A, B, C in parts:
+            pref = c * (ball(A) * v + ball(C)).exp() if (A != 0 or C != 0) else c
+            if B == 0:
+                total += pref * (hi - lo)
+            else:
+                b = ball(B)
+                total += pref * ((b * hi).exp() - (b * lo).exp()) / b
+        return total
+
+    return value
+
+
+def _in_strip(*ts) -> bool:
+    """Every end within |Im t| < pi, the strip where sigma'(t) has no pole: the incomplete
+    beta difference is analytic in the ends there (and only there is it the integral)."""
+    pi = arb.pi()
+    return all(abs(acb(t).imag) < pi for t in ts)
+
+
+def _logistic_x(law: Logistic, ts, a, beta, gamma, lower, upper):
+    """X logistic (mu, s), S with exponential pieces: f_S(s(x)) = c e^(r (v - beta x - gamma)/a);
+    x = mu + s t gives c e^(r (v - gamma)/a) e^(B mu) int sigma'(t) e^(B s t) dt, B = -r beta/a."""
+    mu, s = law.mu, law.s
+    parts = []
+    for (_k, r), c in ts.items():
+        B = -r * beta / a
+        rho = -B * s
+        parts.append((c / abs(ball(a)), r / a, -r * gamma / a + B * mu, rho))
+    mu_b, s_b = ball(mu), ball(s)
+
+    def value(v):
+        t_lo, t_hi = (acb(lower(v)) - mu_b) / s_b, (acb(upper(v)) - mu_b) / s_b
+        if not _in_strip(t_lo, t_hi):
+            return acb("nan")
+        total = acb(0)
+        for c, A, C, rho in parts:
+            pref = c * (ball(A) * v + ball(C)).exp()
+            total += pref * _incomplete(1 - rho, 1 + rho, t_lo, t_hi)
+        return total
+
+    return value
+
+
+def _logistic_s(law: Logistic, to, a, beta, gamma, lower, upper):
+    """S logistic (mu, s), X with exponential pieces c e^(r x): with
+    t = ((v - beta x - gamma)/a - mu)/s, x = (v - gamma - a (mu + s t))/beta and
+    |dx| f_S / |a| = sigma'(t) dt / |beta|, so the integral is
+    c / |beta| e^(r (v - gamma - a mu)/beta) int sigma'(t) e^(-rho t) dt, rho = r a s / beta,
+    over t between t(L) and t(U)."""
+    mu, s = law.mu, law.s
+    parts = []
+    for (_k, r), c in to.items():
+        parts.append((c / abs(ball(beta)), r / beta, -r * (gamma + a * mu) / beta, r * a * s / beta))
+    mu_b, s_b, a_b, beta_b, gamma_b = ball(mu), ball(s), ball(a), ball(beta), ball(gamma)
+    increasing = (beta / a) < 0  # t increases with x when -beta / (a s) > 0
+
+    def value(v):
+        def t_of(xe):
+            return ((v - beta_b * xe - gamma_b) / a_b - mu_b) / s_b
+        t_l, t_u = t_of(acb(lower(v))), t_of(acb(upper(v)))
+        t_lo, t_hi = (t_l, t_u) if increasing else (t_u, t_l)
+        if not _in_strip(t_lo, t_hi):
+            return acb("nan")
+        total = acb(0)
+        for c, A, C, rho in parts:
+            pref = c * (ball(A) * v + ball(C)).exp()
+            total += pref * _incomplete(1 - rho, 1 + rho, t_lo, t_hi)
+        return total
+
+    return value
