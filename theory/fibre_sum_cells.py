@@ -15,7 +15,8 @@ On a cell [L(v), U(v)] of the other coordinate x (cell ends analytic in v), the 
   (:func:`fstheory.theory.logistic_sum._incomplete`; the substitution w = sigma(t)).
 
 Each returns ``value(v)`` (v a real or complex ball) or None when the cell is not of these forms
-(a power of x in a term, a normal law, a coefficient a that depends on x).
+(a power of x in a term, a normal law, a coefficient a that depends on x); ``value.work`` is
+its cost counted in the work budget (one per term, like an integrand evaluation).
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ def _pieces_terms(law, at):
     return piece.terms
 
 
-def closed_sum_cell(F, m, cell):
+def closed_sum_cell(F, m, cell, klass=None):
     """The closed inner integral of ``cell`` at the outer piece of the real point m (module
-    docstring), or None."""
+    docstring), or None. With ``klass`` (1 or 0) the part on that class, for a linear rule
+    whose rest R has exponential pieces: q_1 = S_R(-form), q_0 = F_R(-form), one piece of
+    each on the cell, each term c e^(r y) with y = -form linear in v and x."""
     if F.a.free_symbols:
         return None
     x = F.o.symbol
@@ -70,11 +73,18 @@ def closed_sum_cell(F, m, cell):
     lower, upper, xm = cell
     sm = F.solved(m, xm)
     so, ss = F.o.law, F.s.law
+    extra = [(ball(1), 0, 0, 0)]
+    if klass is not None:
+        extra = _class_terms(F, m, xm, sm, a, beta, gamma, klass)
+        if extra is None:
+            return None
     if isinstance(so, PELaw) and isinstance(ss, PELaw):
         to, ts = _pieces_terms(so, xm), _pieces_terms(ss, sm)
         if to is None or ts is None:
             return None
-        return _exp_exp(to, ts, a, beta, gamma, lower, upper)
+        return _exp_exp(to, ts, a, beta, gamma, lower, upper, extra)
+    if klass is not None:
+        return None
     if isinstance(so, Logistic) and isinstance(ss, PELaw):
         ts = _pieces_terms(ss, sm)
         if ts is None:
@@ -88,14 +98,46 @@ def closed_sum_cell(F, m, cell):
     return None
 
 
-def _exp_exp(to, ts, a, beta, gamma, lower, upper):
-    """sum c_o c_s / |a| e^(r_o x + r_s (v - beta x - gamma) / a) integrated over [L, U]."""
+def _class_terms(F, m, xm, sm, a, beta, gamma, klass):
+    """The class factor's terms [(c, A, B, C)] meaning c e^(A v + B x + C) on the cell, from the
+    piece of S_R (class 1) or F_R (class 0) at y = -form(s, x) at the cell's midpoint."""
+    q = F.q
+    rest = q.rest
+    if not isinstance(rest, PELaw) or q.remaining:
+        return None
+    s_sym, x_sym = F.s.symbol, F.o.symbol
+    form = sp.expand(q.form)
+    if form.free_symbols - {s_sym, x_sym}:
+        return None
+    phi_s, phi_x = (_exact(sp.diff(form, t)) for t in (s_sym, x_sym))
+    phi_0 = _exact(form.subs({s_sym: 0, x_sym: 0}))
+    if None in (phi_s, phi_x, phi_0) or sp.diff(form, s_sym, 2) != 0 or sp.diff(form, x_sym, 2) != 0:
+        return None
+    # y = -(phi_s (v - beta x - gamma)/a + phi_x x + phi_0) = Ay v + By x + Cy
+    Ay = -phi_s / a
+    By = phi_s * beta / a - phi_x
+    Cy = phi_s * gamma / a - phi_0
+    pt = F.point(m, xm)
+    y_m = -compile_expr(form, list(q.syms))(*pt)
+    pe = rest._sf_pe() if klass == 1 else rest._cdf_pe()
+    piece = pe.piece_at(y_m)
+    if piece is None:
+        return [(ball(0), 0, 0, 0)]
+    if any(k != 0 for k, _ in piece.terms):
+        return None
+    return [(c, r * Ay, r * By, r * Cy) for (_k, r), c in piece.terms.items()]
+
+
+def _exp_exp(to, ts, a, beta, gamma, lower, upper, extra):
+    """sum c_o c_s c_e / |a| e^(r_o x + r_s (v - beta x - gamma) / a + A_e v + B_e x + C_e)
+    integrated over [L, U] (``extra``: the class factor's terms, or the constant 1)."""
     parts = []
     for (_k, ro), co in to.items():
         for (_k2, rs), cs in ts.items():
-            A = rs / a
-            B = ro - rs * beta / a
-            parts.append((co * cs / abs(ball(a)), A, B, -rs * gamma / a))
+            for ce, Ae, Be, Ce in extra:
+                A = rs / a + Ae
+                B = ro - rs * beta / a + Be
+                parts.append((co * cs * ce / abs(ball(a)), A, B, -rs * gamma / a + Ce))
 
     def value(v):
         lo, hi = acb(lower(v)), acb(upper(v))
@@ -109,6 +151,7 @@ def _exp_exp(to, ts, a, beta, gamma, lower, upper):
                 total += pref * ((b * hi).exp() - (b * lo).exp()) / b
         return total
 
+    value.work = len(parts)  # one difference of exponentials per term, as an evaluation
     return value
 
 

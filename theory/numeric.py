@@ -568,6 +568,6 @@ def _certified_fibre(compute):
 
 
 #: work the certified fibre integrals may spend before the estimated route takes over
-FIBRE_EVALUATIONS = 600_000
+FIBRE_EVALUATIONS = 1_000_000
 
 

@@ -93,3 +93,16 @@ def test_logistic_cells_against_the_inner_integral():
                         < mpmath.mpf(10) ** -35 * max(1, abs(ref)), (swap, v, lo, hi)
                     checked += 1
             assert checked >= 3
+
+
+def test_laplace_sum_with_a_laplace_rest():
+    """X, Y ~ Laplace(0, 1), Z ~ Laplace(1, 1/2), C = 1{X + Y/2 + Z >= 1}, V = X + Y (the r07
+    scenario file): the class parts in closed form with the rest's survival function, and the
+    runs of negligible class parts bounded; against the estimated nested quadrature."""
+    Z = sp.Symbol("Z", real=True)
+    laws = {X: Laplace(0, 1), Y: Laplace(0, 1), Z: Laplace(1, Q(1, 2))}
+    rule = Rule.from_linear({X: 1, Y: Q(1, 2), Z: 1}, 1)
+    got, ref = _both_routes(laws, rule, X + Y, dps=24)
+    assert got.certified and not ref.certified
+    with mpmath.workdps(40):
+        assert abs(got.value - ref.value) < mpmath.mpf(10) ** -17
