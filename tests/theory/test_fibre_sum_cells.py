@@ -106,3 +106,14 @@ def test_laplace_sum_with_a_laplace_rest():
     assert got.certified and not ref.certified
     with mpmath.workdps(40):
         assert abs(got.value - ref.value) < mpmath.mpf(10) ** -17
+
+
+def test_exponential_plus_logistic_class_average():
+    """X ~ Exp(1), Z ~ Logistic(0, 1/2), C = 1{X + Z/2 >= 1}, V = X + Z (the r11 scenario
+    file): incomplete beta cells, far tails bounded; against the estimated nested quadrature."""
+    Z = sp.Symbol("Z", real=True)
+    got, ref = _both_routes({X: Exponential(1), Z: Logistic(0, Q(1, 2))},
+                            Rule.from_linear({X: 1, Z: Q(1, 2)}, 1), X + Z, dps=24)
+    assert got.certified and not ref.certified
+    with mpmath.workdps(40):
+        assert abs(got.value - ref.value) < mpmath.mpf(10) ** -17
