@@ -44,7 +44,7 @@ from flint import arb
 from fstheory.theory import laws as L
 from fstheory.theory.balls import ball
 from fstheory.theory.polyexp import PolyExp, end_sum
-from fstheory.theory.logistic_sum import logistic_plus
+from fstheory.theory.logistic_sum import logistic_pair, logistic_plus
 from fstheory.theory.law1d import (
     Accuracy,
     Convolved,
@@ -161,6 +161,10 @@ def _add(x: Law1D, y: Law1D, acc: Accuracy, work: _Convolutions | None = None) -
             return GaussPE(u.normal, conv(u.pe, v.pe))
     if isinstance(x, GaussPE) and isinstance(y, GaussPE):
         return GaussPE(_add(x.normal, y.normal, acc), conv(x.pe, y.pe))
+    if isinstance(x, Logistic) and isinstance(y, Logistic):
+        pair = logistic_pair(x, y)
+        if pair is not None:
+            return pair
     for u, v in ((x, y), (y, x)):
         if isinstance(u, Logistic) and isinstance(v, PELaw):
             closed = logistic_plus(u, v)
