@@ -496,6 +496,8 @@ def _outer(F: _Fibre, with_class: bool, tol: arb):
 #: longest sub-piece whose class parts are bounded at once on a real ball (the closed forms'
 #: real enclosures over wider balls grow like e^(rate * width))
 RUN_WIDTH = 1
+#: real balls per run in the negligibility test
+NEGLIGIBLE_BALLS = 8
 
 
 def _runs(F: _Fibre, a, b, with_class: bool, inner_tol, allowed):
@@ -529,13 +531,22 @@ def _negligible(F: _Fibre, lo, hi, inner_tol, allowed):
     densities = _densities_at(F, m, True, inner_tol, False)
     if densities is None or any(closed is None for closed in getattr(densities, "closed", [None])):
         return None
-    f, f1, f0 = (acb(p).real for p in densities(arb(m, ((hi - lo) / 2).upper())))
-    top = f.upper()
-    if not top.is_finite():
-        return None
+    # upper bounds from NEGLIGIBLE_BALLS real balls covering the run (one wide ball's
+    # enclosure of the closed forms can reach below 0 by dependency)
+    ups = [arb(0), arb(0), arb(0)]
+    step = (hi - lo) / NEGLIGIBLE_BALLS
+    for i in range(NEGLIGIBLE_BALLS):
+        # a little wider than half a step: the balls overlap and cover the run
+        ball_i = arb(lo + step * (i + arb(1) / 2), (step * arb("0.5001")).upper())
+        for j, p in enumerate(densities(ball_i)):
+            up = acb(p).real.upper()
+            if not up.is_finite():
+                return None
+            ups[j] = max(ups[j], arb(up))
+    top = ups[0]
     best = None
-    for part in (f1, f0):
-        up = min(arb(part.upper()), top)
+    for up in ups[1:]:
+        up = min(up, top)
         if not up.is_finite():
             continue
         if up <= 0:

@@ -9,6 +9,12 @@ On a cell [L(v), U(v)] of the other coordinate x (cell ends analytic in v), the 
 * Both laws with exponential pieces (uniform, Laplace, exponential; one piece each on the
   cell): every product of terms is c e^(A v + B x), whose integral is
   c e^(A v) (e^(B U) - e^(B L)) / B, or c e^(A v) (U - L) when B = 0.
+* Both laws logistic, of scales with |beta| s_X = |a| s_S (the sum's two exponential rates
+  equal): with u = (x - mu_X)/s_X and w = sigma(u), the integrand is
+  sigma'(u) sigma'(u + d) du = c w (1 - w) / (1 + eps w)^2 dw, c = e^d, eps = c - 1, whose
+  antiderivative is c/eps^3 (-y + (2 + eps) ln y + (1 + eps)/y), y = 1 + eps w =
+  sigma(-u) + c sigma(u) (no cancellation near w = 1); for |eps| < 1/4 (the removable
+  singularity at eps = 0) the series c sum_k (k + 1) (-eps)^k (w^(k+2)/(k+2) - w^(k+3)/(k+3)).
 * One law logistic (mu, s), the other with exponential pieces: with t the standardised
   logistic variable along the cell, the integral is c e^(A v) int sigma'(t) e^(-rho t) dt, an
   incomplete beta difference I(1 - rho, 1 + rho) between the cell's ends
@@ -22,7 +28,7 @@ its cost counted in the work budget (one per term, like an integrand evaluation)
 from __future__ import annotations
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball
@@ -90,6 +96,8 @@ def closed_sum_cell(F, m, cell, klass=None):
         if ts is None:
             return None
         return _logistic_x(so, ts, a, beta, gamma, lower, upper)
+    if isinstance(ss, Logistic) and isinstance(so, Logistic) and beta != 0:
+        return _logistic_pair(so, ss, a, beta, gamma, lower, upper)
     if isinstance(ss, Logistic) and isinstance(so, PELaw) and beta != 0:
         to = _pieces_terms(so, xm)
         if to is None:
@@ -213,3 +221,73 @@ def _logistic_s(law: Logistic, to, a, beta, gamma, lower, upper):
         return total
 
     return value
+
+
+def _logistic_pair(lx: Logistic, ls: Logistic, a, beta, gamma, lower, upper):
+    """Both coordinates logistic (module docstring); None unless the scales match."""
+    kappa = beta * lx.s / (a * ls.s)
+    if abs(kappa) != 1:
+        return None
+    mux, sx, mus, ss = ball(lx.mu), ball(lx.s), ball(ls.mu), ball(ls.s)
+    factor = 1 / (ss * abs(ball(a)))
+
+    def value(v):
+        # t_S = d0 - kappa u with d0 = ((v - gamma - beta mu_X)/a - mu_S)/s_S; sigma' is
+        # even, so sigma'(t_S) = sigma'(u - d0) (kappa = 1) or sigma'(u + d0) (kappa = -1)
+        d0 = ((v - ball(gamma) - ball(beta) * mux) / ball(a) - mus) / ss
+        d = -d0 if kappa == 1 else d0
+        u0, u1 = (acb(lower(v)) - mux) / sx, (acb(upper(v)) - mux) / sx
+        if not _in_strip(u0, u1, u0 + d, u1 + d):
+            return acb("nan")
+        return factor * (_pair_integral(acb(d), u1) - _pair_integral(acb(d), u0))
+
+    value.work = 2
+    return value
+
+
+def _pair_integral(d, u):
+    """An antiderivative in u of sigma'(u) sigma'(u + d) (module docstring). Real balls are
+    evaluated in real arithmetic (arb's complex division of a wide ball is indeterminate even
+    away from 0)."""
+    if d.imag.is_zero() and u.imag.is_zero():
+        d, u = d.real, u.real
+        # monotone functions of wide real balls from their ends (arb's exp of a wide ball
+        # is a centred enclosure reaching below 0)
+        c = _hull(arb.exp, d)
+        eps = c - 1
+        w = _hull(lambda t: 1 / (1 + (-t).exp()), u)
+        one_minus_w = _hull(lambda t: 1 / (1 + t.exp()), u)
+    else:
+        c = d.exp()
+        eps = c - 1
+        w = 1 / (1 + (-u).exp())
+        one_minus_w = 1 / (1 + u.exp())
+    if abs(eps).upper() < arb(1) / 4:
+        rho = abs(eps).upper() * abs(w).upper()
+        if not rho < arb(1) / 2:
+            return acb("nan")
+        total, term_pow, k = 0 * w, 1 + 0 * w, 0
+        wk2 = w * w
+        while True:
+            total += (k + 1) * term_pow * (wk2 / (k + 2) - wk2 * w / (k + 3))
+            k += 1
+            term_pow *= -eps
+            wk2 *= w
+            # the rest: each term is at most (j + 1) rho^j |w|^2 (1 + |w|), and
+            # sum_{j >= k} (j + 1) rho^j <= (k + 1) rho^k / (1 - rho)^2
+            aw = abs(w).upper()
+            rest = aw * aw * (1 + aw) * (k + 1) * rho ** k / (1 - rho) ** 2
+            if rest < arb(2) ** (-ctx.prec - 10) or k > 4 * ctx.prec:
+                break
+        r = arb(rest.upper())
+        return acb(c * total) + acb(arb(0, r), arb(0, r)) * c
+    y = one_minus_w + c * w
+    log_y = y.log(analytic=True) if isinstance(y, acb) else y.log()
+    return acb(c / (eps * eps * eps) * (-y + (2 + eps) * log_y + (1 + eps) / y))
+
+
+def _hull(f, x: arb) -> arb:
+    """f on a real ball x for a monotone f: the hull of its values at the ends."""
+    if x.rad() == 0:
+        return f(x)
+    return f(arb(x.lower())).union(f(arb(x.upper())))
