@@ -18,7 +18,7 @@ On a cell [L(v), U(v)] of the other coordinate x (cell ends analytic in v), the 
 * One law logistic (mu, s), the other with exponential pieces: with t the standardised
   logistic variable along the cell, the integral is c e^(A v) int sigma'(t) e^(-rho t) dt, an
   incomplete beta difference I(1 - rho, 1 + rho) between the cell's ends
-  (:func:`fstheory.theory.logistic_sum._incomplete`; the substitution w = sigma(t)).
+  (:func:`fstheory.theory.logistic_sum.incomplete_beta_between`; the substitution w = sigma(t)).
 
 Each returns ``value(v)`` (v a real or complex ball) or None when the cell is not of these forms
 (a power of x in a term, a normal law, a coefficient a that depends on x); ``value.work`` is
@@ -33,9 +33,9 @@ from flint import acb, arb, ctx
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball
 from fstheory.theory.law1d import Logistic, PELaw
-from fstheory.theory.logistic_sum import _incomplete
+from fstheory.theory.logistic_sum import incomplete_beta_between
 
-__all__ = ["closed_sum_cell"]
+__all__ = ["closed_sum_cell", "pair_antiderivative"]
 
 
 def _num(e):
@@ -188,7 +188,7 @@ def _logistic_x(law: Logistic, ts, a, beta, gamma, lower, upper):
         total = acb(0)
         for c, A, C, rho in parts:
             pref = c * (ball(A) * v + ball(C)).exp()
-            total += pref * _incomplete(1 - rho, 1 + rho, t_lo, t_hi)
+            total += pref * incomplete_beta_between(1 - rho, 1 + rho, t_lo, t_hi)
         return total
 
     return value
@@ -217,7 +217,7 @@ def _logistic_s(law: Logistic, to, a, beta, gamma, lower, upper):
         total = acb(0)
         for c, A, C, rho in parts:
             pref = c * (ball(A) * v + ball(C)).exp()
-            total += pref * _incomplete(1 - rho, 1 + rho, t_lo, t_hi)
+            total += pref * incomplete_beta_between(1 - rho, 1 + rho, t_lo, t_hi)
         return total
 
     return value
@@ -239,13 +239,13 @@ def _logistic_pair(lx: Logistic, ls: Logistic, a, beta, gamma, lower, upper):
         u0, u1 = (acb(lower(v)) - mux) / sx, (acb(upper(v)) - mux) / sx
         if not _in_strip(u0, u1, u0 + d, u1 + d):
             return acb("nan")
-        return factor * (_pair_integral(acb(d), u1) - _pair_integral(acb(d), u0))
+        return factor * (pair_antiderivative(acb(d), u1) - pair_antiderivative(acb(d), u0))
 
     value.work = 2
     return value
 
 
-def _pair_integral(d, u):
+def pair_antiderivative(d, u):
     """An antiderivative in u of sigma'(u) sigma'(u + d) (module docstring). Real balls are
     evaluated in real arithmetic (arb's complex division of a wide ball is indeterminate even
     away from 0)."""

@@ -35,11 +35,12 @@ from fractions import Fraction
 from flint import acb, arb, ctx
 
 from fstheory.theory.balls import ball
-from fstheory.theory.law1d import Law1D, Logistic, PELaw, _log
+from fstheory.theory.law1d import Law1D, Logistic, PELaw
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import flint_precision
 
-__all__ = ["LogisticPE", "LogisticPair", "logistic_pair", "logistic_plus"]
+__all__ = ["LogisticPE", "LogisticPair", "incomplete_beta_between", "logistic_pair",
+           "logistic_plus"]
 
 
 def logistic_plus(logistic: Logistic, law: PELaw):
@@ -54,6 +55,11 @@ def logistic_plus(logistic: Logistic, law: PELaw):
             if p.hi == INF and not r < 0 or p.lo == -INF and not r > 0:
                 return None
     return LogisticPE(logistic, law)
+
+
+def _log(x):
+    """ln x on a real ball, or the analytic branch on a complex ball (non-finite on the cut)."""
+    return x.log(analytic=True) if isinstance(x, acb) else x.log()
 
 
 def _sigma(t):
@@ -94,7 +100,7 @@ def _beta_ball(z, a: Fraction, b: Fraction):
     return value + acb(d, d)
 
 
-def _incomplete(a: Fraction, b: Fraction, t_lo, t_hi):
+def incomplete_beta_between(a: Fraction, b: Fraction, t_lo, t_hi):
     """int w^(a-1) (1 - w)^(b-1) dw from sigma(t_lo) to sigma(t_hi) (None: -inf, +inf)."""
     def lower(t):  # int_0^sigma(t)
         return _beta_lower(t, a, b)
@@ -164,7 +170,7 @@ class LogisticPE(Law1D):
                 else:
                     a, b, factor = -rho, 1 + rho, c * s
                 weight = factor if r == 0 else factor * (ball(r) * u).exp()
-                total += weight * _incomplete(a, b, t_lo, t_hi)
+                total += weight * incomplete_beta_between(a, b, t_lo, t_hi)
         if isinstance(v, acb):
             return total
         return total.real

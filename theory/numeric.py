@@ -562,8 +562,8 @@ def _certified_fibre(compute):
         except QuadratureTimeout:
             if budget[0] >= 0:
                 raise
-        except QuadratureError:
-            pass
+        except (QuadratureError, UnsupportedExpression):
+            pass  # not convergent, or a piecewise term it cannot evaluate on complex balls
     return None
 
 

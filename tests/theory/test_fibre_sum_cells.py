@@ -10,7 +10,7 @@ from flint import acb, arb
 
 from fstheory.theory.class_probability import ClassProbability
 from fstheory.theory.coordinates import build
-from fstheory.theory.fibre_certified import _Fibre
+from fstheory.theory.fibre_certified import Fibre
 from fstheory.theory.fibre_sum_cells import closed_sum_cell
 from fstheory.theory.laws import Exponential, Laplace, Logistic, Uniform
 from fstheory.theory.numeric import NumericRoute, estimated_nested
@@ -66,7 +66,7 @@ def test_logistic_cells_against_the_inner_integral():
         system = build([X + Z], laws, rule, acc)
         q = ClassProbability(system, acc)
         for swap in (False, True):
-            F = _Fibre(system, q, acc)
+            F = Fibre(system, q, acc)
             if swap:  # solve for the logistic coordinate instead
                 F.s, F.o = F.o, F.s
                 x = F.o.symbol
@@ -123,7 +123,7 @@ def test_logistic_pair_cell_antiderivative():
     """int sigma'(u) sigma'(u + d) du between two ends by the closed antiderivative (and its
     series near d = 0, the removable singularity), against mpmath at 60 digits; real and
     complex balls."""
-    from fstheory.theory.fibre_sum_cells import _pair_integral
+    from fstheory.theory.fibre_sum_cells import pair_antiderivative
 
     def sp_(u):
         e = mpmath.exp(-abs(u))
@@ -135,7 +135,7 @@ def test_logistic_pair_cell_antiderivative():
                 ref = mpmath.quad(lambda u, d=d: sp_(u) * sp_(u + mpmath.mpf(d)),
                                   [u0, (u0 + u1) / 2, u1])
                 for dd in (acb(arb(d)), acb(arb(d), arb(0, "1e-40"))):
-                    got = _pair_integral(dd, acb(u1)) - _pair_integral(dd, acb(u0))
+                    got = pair_antiderivative(dd, acb(u1)) - pair_antiderivative(dd, acb(u0))
                     value = mpmath.mpf(got.real.mid().str(60, radius=False))
                     assert abs(value - ref) < ref * mpmath.mpf(10) ** -28, (d, u0, u1)
                     assert got.real.rad() < abs(got.real.mid()) * arb(10) ** -28
