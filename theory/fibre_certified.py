@@ -43,15 +43,16 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.theory.arbexpr import compile_expr
+from fstheory.theory.arbexpr import UnsupportedExpression, compile_expr
 from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.cells import CutSet
 from fstheory.theory.expectation import feature_range, box_of, support_cuts
+from fstheory.theory.fibre_sum_cells import closed_sum_cell
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import QuadratureError, arb_integral, certified, spend
 from fstheory.theory.univariate import Accuracy
 
-__all__ = ["fibre_entropy", "fibre_class_average"]
+__all__ = ["fibre_entropy", "fibre_class_average", "Fibre"]
 
 #: evaluations arb may spend on one inner integral
 INNER_EVAL_LIMIT = 20000
@@ -215,6 +216,10 @@ class _Fibre:
             return g
 
         return [part(1), part(0)]
+
+
+#: the fibre form, public for the tests of the closed cells
+Fibre = _Fibre
 
 
 class _Constant:
@@ -387,6 +392,15 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
             closed, work = _closed_cell(F, m, cell), 4
             if closed is None:
                 closed, work = _closed_sum_cell(F, m, cell), 1
+            if closed is None:
+                closed = closed_sum_cell(F, m, cell)
+                work = getattr(closed, "work", 4)
+        elif F.q.rest is not None:
+            # a rest with exponential pieces: each class part in closed form
+            parts = [closed_sum_cell(F, m, cell, klass) for klass in (1, 0)]
+            if None not in parts:
+                terms += [(i, part, part.work, None, lower, upper) for i, part in enumerate(parts)]
+                continue
         for i, g in enumerate(F.integrands(m, cell, with_class)):
             if g is not None:
                 terms.append((i, closed, work, g, lower, upper))
@@ -407,6 +421,7 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
             return (parts[0],)
         return parts[0] + parts[1], parts[0], parts[1]
 
+    at.closed = [closed for _i, closed, *_ in terms]
     return at
 
 
@@ -450,8 +465,13 @@ def _outer(F: _Fibre, with_class: bool, tol: arb):
     for a, b in pieces:
         near = [(vs, v0) for vs, v0 in excluded if a <= vs <= b]
         if not near:
-            v, e = certified(integrand_at, [a, b], tol / len(pieces))
-            total, err = total + v, err + e
+            share = tol / len(pieces)
+            for lo, hi, bound in _runs(F, a, b, with_class, inner_tol, share / 4):
+                if bound is not None:
+                    total, err = total + bound / 2, err + bound / 2
+                    continue
+                v, e = certified(integrand_at, [lo, hi], share / 2)
+                total, err = total + v, err + e
             continue
         ((vs, v0),) = near
         for side, (lo, hi) in ((-1, (a, vs - v0)), (1, (vs + v0, b))):
@@ -475,6 +495,76 @@ def _outer(F: _Fibre, with_class: bool, tol: arb):
                 v, e = certified(integrand_at, rest, tol / (4 * len(pieces)))
                 total, err = total + v, err + e
     return total, err
+
+
+#: longest sub-piece whose class parts are bounded at once on a real ball (the closed forms'
+#: real enclosures over wider balls grow like e^(rate * width))
+RUN_WIDTH = 1
+#: real balls per run in the negligibility test
+NEGLIGIBLE_BALLS = 8
+
+
+def _runs(F: _Fibre, a, b, with_class: bool, inner_tol, allowed):
+    """The piece [a, b] as runs (lo, hi, bound): ``bound`` not None where one class part is
+    negligible on the whole run, which then contributes between 0 and ``bound`` to
+    E[H_b] = int f H_b(f_1 / f) dv. With F >= f and F_c >= f_c upper bounds on the run (one
+    real-ball evaluation of each sub-piece of width <= RUN_WIDTH, closed forms only), and
+    -(1 - p) ln(1 - p) <= p, f H_b(f_c / f) <= f_c (1 + ln(f / f_c)) <= F_c (1 + ln(F / F_c)),
+    increasing in f_c below f. Runs whose parts are not negligible stay whole (bound None),
+    merged, for the certified quadrature."""
+    if not with_class or F.q.rest is None and F.q.remaining:
+        return [(a, b, None)]
+    n = max(1, min(int(float((b - a).upper()) / RUN_WIDTH) + 1, 512))
+    if n == 1:
+        return [(a, b, None)]
+    edges = [a + (b - a) * i / n for i in range(n)] + [b]
+    out = []
+    for lo, hi in zip(edges, edges[1:]):
+        try:
+            bound = _negligible(F, lo, hi, inner_tol, allowed * (hi - lo) / (b - a))
+        except (UnsupportedExpression, ArithmeticError, ValueError):
+            bound = None  # a closed form not defined on real balls here: no bound, integrate
+        if bound is None and out and out[-1][2] is None:
+            out[-1] = (out[-1][0], hi, None)
+        else:
+            out.append((lo, hi, bound))
+    return out
+
+
+def _negligible(F: _Fibre, lo, hi, inner_tol, allowed):
+    """The bound of the run's contribution (see :func:`_runs`) when it is at most ``allowed``,
+    else None."""
+    m = (lo + hi) / 2
+    densities = _densities_at(F, m, True, inner_tol, False)
+    if densities is None or any(closed is None for closed in getattr(densities, "closed", [None])):
+        return None
+    # upper bounds from NEGLIGIBLE_BALLS real balls covering the run (one wide ball's
+    # enclosure of the closed forms can reach below 0 by dependency)
+    ups = [arb(0), arb(0), arb(0)]
+    step = (hi - lo) / NEGLIGIBLE_BALLS
+    for i in range(NEGLIGIBLE_BALLS):
+        # a little wider than half a step: the balls overlap and cover the run
+        ball_i = arb(lo + step * (i + arb(1) / 2), (step * arb("0.5001")).upper())
+        for j, p in enumerate(densities(ball_i)):
+            up = acb(p).real.upper()
+            if not up.is_finite():
+                return None
+            ups[j] = max(ups[j], arb(up))
+    top = ups[0]
+    best = None
+    for up in ups[1:]:
+        up = min(up, top)
+        if not up.is_finite():
+            continue
+        if up <= 0:
+            bound = arb(0)
+        else:
+            bound = (hi - lo) * up * (1 + (top / up).log())
+        if bound.is_finite() and (best is None or bound < best):
+            best = bound
+    if best is None or not best <= allowed:
+        return None
+    return arb(best.upper())
 
 
 def _outer_folded(F: _Fibre, with_class: bool, tol: arb):

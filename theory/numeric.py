@@ -96,6 +96,7 @@ from fstheory.theory.rule import Rule
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
 from fstheory.theory.numeric_pieces import (NumericUnsupported, class_probability_by_expectation,
                                             fibre_form, gaussian_class_average,
+                                            rotated_normal_class_average,
                                             gaussian_joint_entropy, location_bits)
 
 __all__ = ["NumericRoute", "NumericResult", "NumericUnsupported", "MAX_LEVELS", "DEFAULT_SECONDS",
@@ -490,6 +491,8 @@ class NumericRoute:
                 f"the {len(exprs)} features depend on {len(system.coords)} independent coordinates "
                 "(a fibre integral inside a multi-dimensional one: out of the work budget)")
         gauss = gaussian_class_average(system, acc)
+        if gauss is None and CERTIFIED_NESTED:
+            gauss = rotated_normal_class_average(system, acc)
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
@@ -559,12 +562,12 @@ def _certified_fibre(compute):
         except QuadratureTimeout:
             if budget[0] >= 0:
                 raise
-        except QuadratureError:
-            pass
+        except (QuadratureError, UnsupportedExpression):
+            pass  # not convergent, or a piecewise term it cannot evaluate on complex balls
     return None
 
 
 #: work the certified fibre integrals may spend before the estimated route takes over
-FIBRE_EVALUATIONS = 600_000
+FIBRE_EVALUATIONS = 1_000_000
 
 

@@ -189,3 +189,62 @@ def gaussian_joint_entropy(exprs, laws):
     if det == 0:
         return None
     return (2 * arb.pi() * arb(1).exp()).log() + num(det).log() / 2
+
+
+def rotated_normal_class_average(system, acc):
+    """E[H_b(P(C = 1 | V))] for V = a1 U1 + a2 U2 (+ c) of two independent normal coordinates
+    of equal variance s^2, under any rule of U1, U2 alone (a disc X^2 + Y^2 <= r, a quadratic):
+    the rotation V = a.U, W = a_perp.U (a_perp = (-a2, a1)) gives independent normals V, W of
+    variance |a|^2 s^2 (an isotropic normal law is invariant under rotations), and
+    U = (a V + a_perp W) / |a|^2, so P(C = 1 | V = v) integrates the rule over W alone: one
+    coordinate V with one remaining variable W (:class:`ClassProbability`), the average one
+    certified integral against V's law. None when these hypotheses do not hold."""
+    from fstheory.theory.coordinates import Coordinate, System
+
+    coords = system.coords
+    if len(coords) != 2 or system.rest is not None or system.remaining or system.inner:
+        return None
+    if not all(isinstance(c.law, NormalLaw) and c.law.var is not None for c in coords):
+        return None
+    if sp.simplify(coords[0].law.var - coords[1].law.var) != 0:
+        return None
+    (f,) = system.features
+    u1, u2 = system.symbols
+    a1, a2 = sp.diff(f, u1), sp.diff(f, u2)
+    if not (a1.is_Rational and a2.is_Rational) or a1 == 0 or a2 == 0:
+        return None
+    if sp.expand(f - a1 * u1 - a2 * u2).free_symbols:
+        return None
+    var = coords[0].law.var
+    m1, m2 = (rat(c.law.m_frac) for c in coords)
+    norm2 = a1 * a1 + a2 * a2
+    v, w = sp.Symbol("V_", real=True), sp.Symbol("W_", real=True)
+    form = sp.expand(system.form.subs({u1: (a1 * v - a2 * w) / norm2,
+                                       u2: (a2 * v + a1 * w) / norm2}, simultaneous=True))
+    if not form.is_polynomial(v, w):
+        return None  # |.|, sign, ...: left to the routes that resolve them piecewise
+    vv = sp.nsimplify(norm2 * var)
+    if not vv.is_Rational:
+        return None
+    sd = num(sp.sqrt(vv))
+
+    def normal(mean):
+        return NormalLaw(num(mean), sd, Fraction(int(mean.p), int(mean.q)), vv)
+
+    coord = Coordinate(v, {}, normal(a1 * m1 + a2 * m2), False)
+    other = Coordinate(w, {}, normal(-a2 * m1 + a1 * m2), True)
+    one = System([coord], [v], form, None, [other])
+    from fstheory.theory.arbexpr import UnsupportedExpression
+    from fstheory.theory.quadrature import QuadratureError, QuadratureTimeout
+
+    try:
+        q = ClassProbability(one, acc)
+        F = class_mixture(one, [{v: v}], sp.Integer(1), q)
+        val, err, how, proved = expect([coord], F, q.cuts(), acc)
+    except QuadratureTimeout:
+        raise
+    except (UnsupportedExpression, QuadratureError):
+        return None  # a class probability this form cannot give on complex balls: other routes
+    if not proved:
+        return None
+    return val, err, f"E[H_b(P(C=1|V))], rotated normal pair, {how}", proved

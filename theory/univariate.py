@@ -44,6 +44,7 @@ from flint import arb
 from fstheory.theory import laws as L
 from fstheory.theory.balls import ball
 from fstheory.theory.polyexp import PolyExp, end_sum
+from fstheory.theory.logistic_sum import logistic_pair, logistic_plus
 from fstheory.theory.law1d import (
     Accuracy,
     Convolved,
@@ -160,6 +161,15 @@ def _add(x: Law1D, y: Law1D, acc: Accuracy, work: _Convolutions | None = None) -
             return GaussPE(u.normal, conv(u.pe, v.pe))
     if isinstance(x, GaussPE) and isinstance(y, GaussPE):
         return GaussPE(_add(x.normal, y.normal, acc), conv(x.pe, y.pe))
+    if isinstance(x, Logistic) and isinstance(y, Logistic):
+        pair = logistic_pair(x, y)
+        if pair is not None:
+            return pair
+    for u, v in ((x, y), (y, x)):
+        if isinstance(u, Logistic) and isinstance(v, PELaw):
+            closed = logistic_plus(u, v)
+            if closed is not None:
+                return closed
     # a logistic (or an already numerical) term: one numerical level
     if isinstance(y, (Logistic, Convolved)) and not isinstance(x, (Logistic, Convolved)):
         x, y = y, x
