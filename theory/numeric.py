@@ -72,6 +72,7 @@ from fstheory.theory.expectation import (
 from fstheory.theory.extended import xr
 from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
 from fstheory.theory.fibre_certified import fibre_class_average, fibre_entropy
+from fstheory.theory.log_product import log_product_class_average, log_product_entropy
 from fstheory.theory.integrands import (
     branch_entropy,
     class_mixture,
@@ -254,6 +255,10 @@ class NumericRoute:
             if got is not None:
                 return got[0], got[1], "product: logarithms of the factors, certified quadrature", True
         system = build([expr], self.laws, None, acc)
+        if kind == "product":
+            got = _log_product(lambda: log_product_entropy(system, acc))
+            if got is not None:
+                return got[0], got[1], "product: density of ln|XY|, certified nested quadrature", True
         if len(system.coords) == 1:
             return self._entropy_one_coordinate(system, acc)
         return self._entropy_fibre(system, acc)
@@ -493,6 +498,10 @@ class NumericRoute:
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
+            got = _log_product(lambda: log_product_class_average(system, q, acc))
+            if got is not None:
+                return got[0], got[1], ("E[H_b(P(C=1|V))], density of ln|XY|, certified nested "
+                                        "quadrature"), True
             got = _certified_fibre(lambda: fibre_class_average(system, q, acc))
             if got is not None:
                 return got[0], got[1], ("E[H_b(P(C=1|V))], densities along fibres, certified "
@@ -542,6 +551,19 @@ def _product_entropy(expr, laws, acc):
 
     try:
         return product_entropy(expr, laws, acc)
+    except QuadratureTimeout:
+        raise
+    except QuadratureError:
+        return None
+
+
+def _log_product(compute):
+    """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), or None where it
+    does not apply or does not converge."""
+    if not CERTIFIED_NESTED:
+        return None
+    try:
+        return compute()
     except QuadratureTimeout:
         raise
     except QuadratureError:
