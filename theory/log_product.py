@@ -49,7 +49,7 @@ import sympy as sp
 from flint import acb, arb, ctx
 
 from fstheory.theory.arbexpr import compile_expr
-from fstheory.theory.balls import xlogx
+from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.cells import CutSet
 from fstheory.theory.expectation import box_of, support_cuts
 from fstheory.theory.polyexp import INF
@@ -101,8 +101,8 @@ def _sup_pdf(law, box, pieces: int = 32) -> arb:
     """An upper bound of the density on the box: the box split at the law's kinks, each piece
     cut into ``pieces`` balls on which the density (the branch of its piece) is enclosed."""
     lo, hi = arb(box[0]), arb(box[1])
-    pts = [lo, *sorted((arb(b) for b in law.breakpoints() if lo < arb(b) < hi),
-                       key=lambda t: t.mid()), hi]
+    kinks = [ball(b) for b in law.breakpoints()]
+    pts = [lo, *sorted((b for b in kinks if lo < b < hi), key=lambda t: t.mid()), hi]
     best = arb(0)
     for a, b in zip(pts, pts[1:]):
         for k in range(pieces):

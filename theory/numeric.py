@@ -498,7 +498,8 @@ class NumericRoute:
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
-            got = _log_product(lambda: log_product_class_average(system, q, acc))
+            got = _log_product(lambda: log_product_class_average(system, q, acc),
+                               LOG_PRODUCT_EVALUATIONS)
             if got is not None:
                 return got[0], got[1], ("E[H_b(P(C=1|V))], density of ln|XY|, certified nested "
                                         "quadrature"), True
@@ -557,17 +558,25 @@ def _product_entropy(expr, laws, acc):
         return None
 
 
-def _log_product(compute):
+def _log_product(compute, evaluations: int | None = None):
     """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), or None where it
-    does not apply or does not converge."""
+    does not apply, does not converge, or runs past its share ``evaluations`` of the work (the
+    next route then takes over with the rest)."""
     if not CERTIFIED_NESTED:
         return None
-    try:
-        return compute()
-    except QuadratureTimeout:
-        raise
-    except QuadratureError:
-        return None
+    with work_limit(evaluations if evaluations is not None else 1 << 62) as budget:
+        try:
+            return compute()
+        except QuadratureTimeout:
+            if budget[0] >= 0:
+                raise
+        except QuadratureError:
+            pass
+    return None
+
+
+#: work the class average through ln|X Y| may spend before the fibre routes take over
+LOG_PRODUCT_EVALUATIONS = 700_000
 
 
 def _certified_fibre(compute):
