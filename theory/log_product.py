@@ -20,11 +20,18 @@ of |U| in general (an asymmetric factor): the sum over sigma keeps both parts wi
 densities (h(U) = H(S) + sum_sigma P(sigma) [h(L | sigma) + E(L | sigma)], L = ln|U|, written
 without P(sigma) by grouping its terms).
 
-Both levels are arb's rigorous integrals (:func:`fstheory.theory.quadrature.certified` over l,
-``acb.integral`` over a on the outer complex balls). The inner cells lie between the roots in x
-of the cuts (support ends and kinks of both laws, the ends of their boxes, the class rule's
-cuts), with y = u / x substituted (:class:`fstheory.theory.cells.CutSet` in (u, x)); each root
-is an analytic function of u on an outer piece, hence of l, and a = ln(s x).
+Both levels are arb's rigorous integrals (certified outer pieces over l, ``acb.integral``
+inside on the outer complex balls). The inner variable is a = ln|x| where |x| >= |y| and
+b = ln|y| where |y| > |x| (the larger factor in t alone, the smaller from l - t: no rectangle of
+u = e^l enters the densities). The inner cells lie between the roots in x of the cuts (support
+ends and kinks of both laws, the ends of their boxes, |x| = |y|, the class rule's cuts), with
+y = u / x substituted (:class:`fstheory.theory.cells.CutSet` in (u, x), and the same cuts in
+(u, y) for the ends in b); a root on a cut that scales as |u|^d is exactly d l + const, the
+others are analytic root branches of u on an outer piece.
+
+Cost: at 30 digits, h of an exponential (or logistic, Laplace) factor times a normal or
+uniform one needs more than the numerical route's default work budget (1.5 million
+evaluations); E[H_b] of two exponential factors under a linear rule fits (about 10 s).
 
 Truncations, each bounded (the bounds of :mod:`fstheory.theory.fibre_certified`, written for
 V = U: a = x, r = 0, singular value 0):
