@@ -576,7 +576,7 @@ def _log_product(compute, evaluations: int | None = None):
 
 
 #: work the class average through ln|X Y| may spend before the fibre routes take over
-LOG_PRODUCT_EVALUATIONS = 1_000_000
+LOG_PRODUCT_EVALUATIONS = 700_000
 
 
 def _certified_fibre(compute):
