@@ -72,6 +72,7 @@ from fstheory.theory.expectation import (
 from fstheory.theory.extended import xr
 from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
 from fstheory.theory.fibre_certified import fibre_class_average, fibre_entropy
+from fstheory.theory.log_product import log_product_class_average, log_product_entropy
 from fstheory.theory.integrands import (
     branch_entropy,
     class_mixture,
@@ -255,6 +256,10 @@ class NumericRoute:
             if got is not None:
                 return got[0], got[1], "product: logarithms of the factors, certified quadrature", True
         system = build([expr], self.laws, None, acc)
+        if kind == "product":
+            got = _log_product(lambda: log_product_entropy(system, acc))
+            if got is not None:
+                return got[0], got[1], "product: density of ln|XY|, certified nested quadrature", True
         if len(system.coords) == 1:
             return self._entropy_one_coordinate(system, acc)
         return self._entropy_fibre(system, acc)
@@ -496,6 +501,11 @@ class NumericRoute:
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
+            got = _log_product(lambda: log_product_class_average(system, q, acc),
+                               LOG_PRODUCT_EVALUATIONS)
+            if got is not None:
+                return got[0], got[1], ("E[H_b(P(C=1|V))], density of ln|XY|, certified nested "
+                                        "quadrature"), True
             got = _certified_fibre(lambda: fibre_class_average(system, q, acc))
             if got is not None:
                 return got[0], got[1], ("E[H_b(P(C=1|V))], densities along fibres, certified "
@@ -549,6 +559,27 @@ def _product_entropy(expr, laws, acc):
         raise
     except QuadratureError:
         return None
+
+
+def _log_product(compute, evaluations: int | None = None):
+    """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), or None where it
+    does not apply, does not converge, or runs past its share ``evaluations`` of the work (the
+    next route then takes over with the rest)."""
+    if not CERTIFIED_NESTED:
+        return None
+    with work_limit(evaluations if evaluations is not None else 1 << 62) as budget:
+        try:
+            return compute()
+        except QuadratureTimeout:
+            if budget[0] >= 0:
+                raise
+        except QuadratureError:
+            pass
+    return None
+
+
+#: work the class average through ln|X Y| may spend before the fibre routes take over
+LOG_PRODUCT_EVALUATIONS = 700_000
 
 
 def _certified_fibre(compute):
