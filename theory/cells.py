@@ -86,7 +86,7 @@ class CutSet:
         return pts
 
 
-    def root_branches(self, level: int, outer: tuple, lo: arb, hi: arb):
+    def root_branches(self, level: int, outer: tuple, lo: arb, hi: arb, with_cuts: bool = False):
         """The breakpoints of :meth:`breakpoints` as analytic functions of the outer variables:
         a sorted list of ``(value at outer, function of complex balls)``, each function the
         branch of a root of one cut (linear, or quadratic with the square root's sign fixed at
@@ -95,12 +95,13 @@ class CutSet:
 
         A function takes the keyword ``analytic`` (default True) of arb's integrands: with
         False, the square root of a discriminant is enclosed on the whole ball, so that a
-        piece ending at a double root (a square-root branch point) is still bounded there."""
+        piece ending at a double root (a square-root branch point) is still bounded there.
+        With ``with_cuts`` each entry also names its cut: ``(value, function, polynomial)``."""
         out = []
         bits = ctx.prec
         mid = tuple(o.mid() for o in outer)
         with _precision(2 * bits):
-            for coeff_fns in self._compiled[level]:
+            for poly, coeff_fns in zip(self.levels[level], self._compiled[level]):
                 coeffs = [f(*mid) for f in coeff_fns]
                 while coeffs and coeffs[-1].contains(0):
                     coeffs = coeffs[:-1]
@@ -109,7 +110,7 @@ class CutSet:
                     return None
                 for value, fn in _root_functions(coeff_fns[: deg + 1], coeffs):
                     if lo < value < hi:
-                        out.append((value.mid(), fn))
+                        out.append((value.mid(), fn, poly) if with_cuts else (value.mid(), fn))
         out.sort(key=lambda t: t[0].mid())
         return out
 

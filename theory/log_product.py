@@ -53,7 +53,7 @@ as arb balls, or None when the feature is not c X Y + e of two closed coordinate
 from __future__ import annotations
 
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import acb, arb
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, xlogx
@@ -145,24 +145,10 @@ def _branches(cutset: CutSet, um: arb, lo: arb, hi: arb):
     """:meth:`CutSet.root_branches` at level 1 with, for each root, the scaling degree d of
     its cut (:func:`_scaling_degree`): [(value, function of u, d or None)], sorted; None
     when a cut has degree > 2."""
-    from fstheory.theory.cells import _precision, _root_functions
-
-    out = []
-    bits = ctx.prec
-    mid = (um.mid(),)
-    with _precision(2 * bits):
-        for poly, coeff_fns in zip(cutset.levels[1], cutset._compiled[1]):
-            coeffs = [f(*mid) for f in coeff_fns]
-            while coeffs and coeffs[-1].contains(0):
-                coeffs = coeffs[:-1]
-            if len(coeffs) - 1 > 2:
-                return None
-            d = _scaling_degree(poly)
-            for value, fn in _root_functions(coeff_fns[: len(coeffs)], coeffs):
-                if lo < value < hi:
-                    out.append((value.mid(), fn, d))
-    out.sort(key=lambda t: t[0].mid())
-    return out
+    roots = cutset.root_branches(1, (um,), lo, hi, with_cuts=True)
+    if roots is None:
+        return None
+    return [(value, fn, _scaling_degree(poly)) for value, fn, poly in roots]
 
 
 class _Product:

@@ -256,10 +256,6 @@ class NumericRoute:
             if got is not None:
                 return got[0], got[1], "product: logarithms of the factors, certified quadrature", True
         system = build([expr], self.laws, None, acc)
-        if kind == "product":
-            got = _log_product(lambda: log_product_entropy(system, acc))
-            if got is not None:
-                return got[0], got[1], "product: density of ln|XY|, certified nested quadrature", True
         if len(system.coords) == 1:
             return self._entropy_one_coordinate(system, acc)
         return self._entropy_fibre(system, acc)
@@ -294,6 +290,10 @@ class NumericRoute:
             got = _certified_fibre(lambda: fibre_entropy(system, acc))
             if got is not None:
                 return got[0], got[1], "density along fibres, certified nested quadrature", True
+            # the slower route through ln|XY|, where the fibres in x and y do not converge
+            got = _log_product(lambda: log_product_entropy(system, acc))
+            if got is not None:
+                return got[0], got[1], "product: density of ln|XY|, certified nested quadrature", True
         fib = fibre_form(system)
         densities, (lo, hi), bps = fibre_densities(fib, None, acc, with_class=False)
         pts = [lo, *bps(lo, hi), hi]
@@ -501,15 +501,14 @@ class NumericRoute:
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:
-            got = _log_product(lambda: log_product_class_average(system, q, acc),
-                               LOG_PRODUCT_EVALUATIONS)
-            if got is not None:
-                return got[0], got[1], ("E[H_b(P(C=1|V))], density of ln|XY|, certified nested "
-                                        "quadrature"), True
             got = _certified_fibre(lambda: fibre_class_average(system, q, acc))
             if got is not None:
                 return got[0], got[1], ("E[H_b(P(C=1|V))], densities along fibres, certified "
                                         "nested quadrature"), True
+            got = _log_product(lambda: log_product_class_average(system, q, acc))
+            if got is not None:
+                return got[0], got[1], ("E[H_b(P(C=1|V))], density of ln|XY|, certified nested "
+                                        "quadrature"), True
         fib = fibre_form(system)
         if levels > MAX_LEVELS:
             raise NumericUnsupported(f"needs {levels} nested integrals (at most {MAX_LEVELS})")
@@ -561,25 +560,18 @@ def _product_entropy(expr, laws, acc):
         return None
 
 
-def _log_product(compute, evaluations: int | None = None):
-    """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), or None where it
-    does not apply, does not converge, or runs past its share ``evaluations`` of the work (the
-    next route then takes over with the rest)."""
+def _log_product(compute):
+    """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), tried after the
+    fibre routes (it is slower where both converge), or None where it does not apply or does
+    not converge (the estimated nested quadrature then takes over)."""
     if not CERTIFIED_NESTED:
         return None
-    with work_limit(evaluations if evaluations is not None else 1 << 62) as budget:
-        try:
-            return compute()
-        except QuadratureTimeout:
-            if budget[0] >= 0:
-                raise
-        except QuadratureError:
-            pass
-    return None
-
-
-#: work the class average through ln|X Y| may spend before the fibre routes take over
-LOG_PRODUCT_EVALUATIONS = 700_000
+    try:
+        return compute()
+    except QuadratureTimeout:
+        raise
+    except QuadratureError:
+        return None
 
 
 def _certified_fibre(compute):
