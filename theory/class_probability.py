@@ -37,6 +37,8 @@ Examples
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy as sp
 from flint import acb, arb
 
@@ -45,13 +47,17 @@ from fstheory.theory.balls import ball, binary_entropy
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import integrate_ball
+from fstheory.theory.law1d import Normal
 from fstheory.theory.univariate import Accuracy, Law1D
 
-__all__ = ["ClassProbability", "interval_probability", "NESTED_BRANCH"]
+__all__ = ["ClassProbability", "interval_probability", "gaussian_rest", "NESTED_BRANCH"]
 
 #: two remaining variables get the certified branch (an inner certified integral); False: the
 #: estimated nested quadrature (:func:`fstheory.theory.numeric.estimated_nested`)
 NESTED_BRANCH = True
+#: remaining normal variables entering the rule linearly are integrated out in closed form
+#: (:func:`gaussian_rest`); False: through the nested routes (the tests' second route)
+GAUSSIAN_REST = True
 
 
 def _mass(law: Law1D, r1, r2):
@@ -95,6 +101,10 @@ class ClassProbability:
         self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
         self._nested = False
         self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
+        gauss = gaussian_rest(self.form, self.remaining) if GAUSSIAN_REST else None
+        if gauss is not None:
+            self._init_gaussian(*gauss, acc)
+            return
         self._form_fn = compile_expr(self.form, self.syms + [r.symbol for r in self.remaining])
         cuts = []
         if self.remaining:
@@ -139,6 +149,36 @@ class ClassProbability:
                             for b in _finite_points(self.rest) + window]
         else:
             self._u_cuts = [self.form]
+
+    def _init_gaussian(self, mean, var, means, acc):
+        """Remaining normal variables entering the form linearly (coefficients in u): given u
+        the form is N(mean(u), var(u)), so q1 = P(N(0, 1) >= -mean/sqrt(var)). The standard
+        normal becomes the rest and the standardised mean the form; the cuts are polynomials:
+        the mean (q = 1/2), the variance (where q may jump) and ``mean^2 - b^2 var`` for the
+        window's ends b (the level sets mean = +-b sd; with the means rounded to rationals, as
+        a misplaced cut only splits a piece where q is analytic anyway)."""
+        self.form = mean / sp.sqrt(var)
+        self.rest = Normal(arb(0), arb(1), Fraction(0), sp.Integer(1))
+        self.remaining = []
+        self.closed, self.depth = True, 0
+        mu_syms = list(means)
+        raw = compile_expr(self.form, self.syms + mu_syms)
+        mu_balls = [means[m].m for m in mu_syms]
+
+        def form_fn(*u, analytic=False):
+            # the square root's branch cut: a complex ball meeting it is never analytic
+            an = analytic or any(isinstance(t, acb) for t in u)
+            return raw(*u, *mu_balls, analytic=an)
+
+        self._form_fn = form_fn
+        lo, hi = self.rest.box(acc.eps)
+        lo3, hi3 = self.rest.box(arb(10) ** -3)
+        self._window = (ball(lo), ball(hi))
+        mean_q = sp.expand(mean.subs({m: sp.Rational(law.m_frac.numerator, law.m_frac.denominator)
+                                      for m, law in means.items()}))
+        self._u_cuts = [mean_q, var] + [
+            sp.expand(mean_q**2 - sp.Rational(b.numerator, b.denominator)**2 * var)
+            for b in (lo, lo3, hi3, hi)]
 
     def cuts(self) -> list:
         """Polynomials in the coordinates outside whose zero sets q is analytic."""
@@ -345,6 +385,34 @@ class ClassProbability:
         q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
         q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
         return q1, q0
+
+
+def gaussian_rest(form, remaining):
+    """(mean(u), var(u), means) of the form given the coordinates u, when the form is affine
+    jointly in two or more remaining variables that are all normal with an exact variance
+    (coefficients that may depend on u): form = c(u) + sum_j a_j(u) r_j, so
+    mean = c + sum_j a_j mu_j and var = sum_j a_j^2 sigma_j^2. The means mu_j stay symbols
+    (``means``: symbol -> the law, whose ``m`` ball is their value: a mean need not be
+    rational). None otherwise."""
+    if len(remaining) < 2 or not all(isinstance(r.law, Normal) for r in remaining):
+        return None
+    syms = [r.symbol for r in remaining]
+    variances = [sp.sympify(r.law.var) if r.law.var is not None else None for r in remaining]
+    if any(v is None or not v.is_Rational or not v > 0 for v in variances):
+        return None
+    try:
+        poly = sp.Poly(sp.expand(form), *syms)
+    except sp.PolynomialError:
+        return None
+    if poly.total_degree() > 1:
+        return None
+    coefs = [poly.coeff_monomial(r) for r in syms]
+    means = {sp.Symbol(f"mu_{r.symbol}_", real=True): r.law for r in remaining}
+    mean = poly.coeff_monomial(1) + sum((a * mu for a, mu in zip(coefs, means)), sp.Integer(0))
+    var = sp.expand(sum((a * a * v for a, v in zip(coefs, variances)), sp.Integer(0)))
+    if var == 0:
+        return None
+    return sp.expand(mean), var, means
 
 
 def _acb(t):
