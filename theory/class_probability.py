@@ -46,6 +46,7 @@ from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, binary_entropy
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
+from fstheory.theory.product_rest import uniform_product_rest
 from fstheory.theory.quadrature import integrate_ball
 from fstheory.theory.law1d import Normal
 from fstheory.theory.univariate import Accuracy, Law1D
@@ -55,8 +56,10 @@ __all__ = ["ClassProbability", "interval_probability", "gaussian_rest", "NESTED_
 #: two remaining variables get the certified branch (an inner certified integral); False: the
 #: estimated nested quadrature (:func:`fstheory.theory.numeric.estimated_nested`)
 NESTED_BRANCH = True
-#: remaining normal variables entering the rule linearly are integrated out in closed form
-#: (:func:`gaussian_rest`); False: through the nested routes (the tests' second route)
+#: remaining normal variables entering the rule linearly (:func:`gaussian_rest`), and two
+#: uniform ones entering only through their product
+#: (:func:`fstheory.theory.product_rest.uniform_product_rest`), are integrated out in closed
+#: form; False: through the nested routes (the tests' second route)
 GAUSSIAN_REST = True
 
 
@@ -98,6 +101,10 @@ class ClassProbability:
         self.form = system.form
         self.rest = system.rest
         self.remaining = list(system.remaining)
+        product = uniform_product_rest(self.form, self.remaining) if GAUSSIAN_REST else None
+        if product is not None:  # the remaining variables only through a X Y: a closed rest
+            self.form, self.rest = product
+            self.remaining = []
         self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
         self._nested = False
         self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
