@@ -28,7 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball
@@ -139,6 +139,13 @@ class UniformProduct(Law1D):
                 a_, b_ = max(x.lower(), ball(t0).lower()), min(x.upper(), ball(t1).upper())
                 seg = arb((a_ + b_) / 2, (b_ - a_) / 2)
                 out = _union(out, fs[which](seg))
+        if which < 2 and not out.is_finite():
+            # t ln t at a breakpoint (t = 0): the CDF and SF are monotone, so their values at
+            # two points just outside the ball enclose them on it
+            h = arb(2) ** (-ctx.prec) * (1 + abs(x).upper())
+            ends = [self._real(arb(x.lower() - h), which, below, above),
+                    self._real(arb(x.upper() + h), which, below, above)]
+            out = ends[0].union(ends[1])
         return out
 
     def cdf(self, x):
