@@ -132,6 +132,13 @@ class ClassProbability:
                 cuts.append(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0])
             for beta in _finite_points(inner.law):
                 cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
+            if not outer_r:
+                # the window of the inner law (mass eps and 10^-3 outside): beyond the level
+                # sets of the form at its ends, no root is inside it and q is within eps of 0
+                # or 1 (:meth:`tail_bound`)
+                ends = {b for mass in (acc.eps, arb(10) ** -3) for b in inner.law.box(mass)}
+                cuts += [self.form.subs(inner.symbol, sp.Rational(b.numerator, b.denominator))
+                         for b in sorted(ends - set(_finite_points(inner.law)))]
             for r in self.remaining[:-1]:
                 cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
             self._nested = (NESTED_BRANCH and len(self.remaining) == 2
@@ -232,6 +239,10 @@ class ClassProbability:
         if not self.closed:
             return None
         if self.rest is None or self.remaining:
+            if len(self.remaining) == 1 and not self._nested:
+                g = self._interval_entropy_branch(m)
+                if g is not None:
+                    return g
             qb = self.branch(m)
             if qb is None:
                 return None
@@ -273,7 +284,7 @@ class ClassProbability:
         within eps of 0 or of 1 on all of it, else None. Exact 0 for an indicator that is
         constant on the balls."""
         if self.remaining:
-            return None
+            return self._interval_tail(tuple(balls))
         v = self._form_fn(*balls)
         if self.rest is None:
             return arb(0) if (v >= 0 or v < 0) else None
@@ -291,6 +302,72 @@ class ClassProbability:
         if small.is_zero():
             return arb(0)
         return _binary_entropy_bound(small)
+
+    def _interval_entropy_branch(self, m):
+        """H_b(q) for one remaining variable written from the logarithm L of the smaller class
+        probability at m, ``H_b = -(e^L L + (1 - e^L) log1p(-e^L))``, as for a rest: L is the
+        log tail at the root (linear form) or ``ln(cdf(r1) + sf(r2))`` by log-sum-exp of the
+        two log tails (quadratic form, the outside of the roots the smaller side), so that no
+        tail value far below 1 is taken on a complex ball (its phase wraps around 0). None
+        where the smaller side is the inside of the roots (the direct form then)."""
+        law = self.remaining[-1].law
+        direct = self._interval_branch(m)
+        if self._lin_root is not None:
+            if self._coef_fns[1](*m).contains(0):
+                return None
+            t_m = self._lin_root(*m)
+            log_small = law.log_sf_branch(t_m) if law.sf(t_m) <= law.cdf(t_m) else law.log_cdf_branch(t_m)
+            root = self._lin_root
+
+            def log_q(z, an):
+                return _acb(log_small(root(*z, analytic=an)))
+        else:
+            c_m, b_m, a_m = (f(*m) for f in self._coef_fns)
+            if a_m.contains(0) or not b_m * b_m - 4 * a_m * c_m > 0:
+                return None
+            low, high = self._quad_roots
+            r1_m, r2_m = low(*m), high(*m)
+            if r2_m < r1_m:
+                low, high, r1_m, r2_m = high, low, r2_m, r1_m
+            if not law.cdf(r1_m) + law.sf(r2_m) < _mass(law, r1_m, r2_m):
+                return None
+            log_lo, log_hi = law.log_cdf_branch(r1_m), law.log_sf_branch(r2_m)
+            first_larger = law.cdf(r1_m) >= law.sf(r2_m)
+
+            def log_q(z, an):
+                u = _acb(log_lo(low(*z, analytic=an)))
+                w = _acb(log_hi(high(*z, analytic=an)))
+                big, other = (u, w) if first_larger else (w, u)
+                return big + (1 + (other - big).exp()).log(analytic=an)
+
+        def g(z, an):
+            if not an:
+                return binary_entropy(*(_acb(t) for t in direct(z, False)), False)
+            L = log_q(z, an)
+            p = L.exp()
+            return -(p * L + (1 - p) * (-p).log1p())
+
+        return g
+
+    def _interval_tail(self, balls: tuple):
+        """tail_bound for one remaining variable: q enclosed over the balls by the interval
+        probability with ball coefficients, where every decision (the sign of the leading
+        coefficient and of the discriminant) holds on all of them (each branch then encloses
+        q there); a bound only where the smaller probability is below eps."""
+        if len(self.remaining) != 1:
+            return None
+        c, b, a = (f(*balls) for f in self._coef_fns)
+        law = self.remaining[-1].law
+        if self._lin_root is not None:
+            if b.contains(0):
+                return None
+        elif a.contains(0) or (b * b - 4 * a * c).contains(0):
+            return None
+        q1, q0 = interval_probability(a, b, c, law)
+        small = min(q1.upper(), q0.upper())
+        if not small <= self.acc.eps.upper():
+            return None
+        return arb(0) if small <= 0 else _binary_entropy_bound(arb(small))
 
     def _nested_branch(self, m):
         """(q1, q0) on complex balls for two remaining variables r, s: the integral over r (its
