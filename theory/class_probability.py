@@ -10,6 +10,13 @@ that the features use, with the rule's other variables integrated out.
   the real roots of the cuts: ``a``, the discriminant ``b^2 - 4ac``, and the form at the ends and
   kinks of the law of r_k.
 
+* Remaining variables in closed form: two or more normal ones entering the form linearly,
+  with coefficients depending on u (``X Y + k Z`` given Y), leave a normal form given u:
+  ``q1 = Phi(mean(u) / sd(u))`` (:func:`gaussian_rest`); two uniform ones entering only through
+  their product (``X Y + k z`` given Z) leave the closed law of X Y
+  (:mod:`fstheory.theory.product_rest`). Either becomes the rest R (a standard normal with the
+  standardised mean as the form, or the law of X Y).
+
 Both probabilities are computed directly (never one as 1 minus the other), so that each keeps its
 relative precision where it is small.
 
