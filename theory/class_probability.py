@@ -183,13 +183,21 @@ class ClassProbability:
         self.remaining = []
         self.closed, self.depth = True, 0
         mu_syms = list(means)
-        raw = compile_expr(self.form, self.syms + mu_syms)
+        # mean and variance compiled apart: sympy writes sqrt(x^2) as |x|, which has no
+        # analytic form on complex balls; the principal root of the variance is |x| on the
+        # real line and x's continuation on each side of the cut var = 0
+        mean_fn = compile_expr(mean, self.syms + mu_syms)
+        var_fn = compile_expr(var, self.syms)
         mu_balls = [means[m].m for m in mu_syms]
 
         def form_fn(*u, analytic=False):
-            # the square root's branch cut: a complex ball meeting it is never analytic
-            an = analytic or any(isinstance(t, acb) for t in u)
-            return raw(*u, *mu_balls, analytic=an)
+            w = var_fn(*u)
+            if isinstance(w, acb) or any(isinstance(t, acb) for t in u):
+                # the square root's branch cut: a complex ball meeting it is never analytic
+                root = acb(w).sqrt(analytic=True)
+            else:
+                root = w.sqrt()
+            return mean_fn(*u, *mu_balls) / root
 
         self._form_fn = form_fn
         lo, hi = self.rest.box(acc.eps)

@@ -108,3 +108,24 @@ def test_nonzero_means_and_a_quadratic_coefficient():
         avg = mpmath.quad(lambda x: mpmath.npdf(x) * _hb(q1(x)), [-mpmath.inf, -2, 0, 2, mpmath.inf])
         ref = _hb(p1) - avg
         assert abs(mi.value - ref) < mpmath.mpf(10) ** -26
+
+
+def test_a_variance_vanishing_at_a_coordinate_value():
+    """C = 1{X Y + X Z >= 1/2}, Y ~ N(1, 1), Z ~ N(0, 1): given x the form is
+    N(x - 1/2, 2 x^2), whose standard deviation sqrt 2 |x| vanishes at x = 0 (a cut; sympy's
+    |x| has no analytic form on complex balls, the variance's principal root is used)."""
+    laws = {X: Normal(0, 1), Y: Normal(1, 1), Z: Normal(0, 1)}
+    route = NumericRoute(laws, Rule(X * Y + X * Z - sp.Rational(1, 2)))
+    with mpmath.workdps(32):
+        hc, mi = route.class_entropy(), route.mi_class(X)
+    assert hc.certified and mi.certified
+
+    def q1(x):
+        return _phi((x - mpmath.mpf(1) / 2) / (mpmath.sqrt(2) * abs(x)))
+
+    with mpmath.workdps(50):
+        pts = [-mpmath.inf, -1, 0, mpmath.mpf(1) / 2, 1, mpmath.inf]
+        p1 = mpmath.quad(lambda x: mpmath.npdf(x) * q1(x), pts)
+        avg = mpmath.quad(lambda x: mpmath.npdf(x) * _hb(q1(x)), pts)
+        assert abs(hc.value - _hb(p1)) < mpmath.mpf(10) ** -26
+        assert abs(mi.value - (_hb(p1) - avg)) < mpmath.mpf(10) ** -26
