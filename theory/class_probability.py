@@ -376,9 +376,20 @@ class ClassProbability:
         if self._lin_root is not None:
             if b.contains(0):
                 return None
-        elif a.contains(0) or (b * b - 4 * a * c).contains(0):
-            return None
-        q1, q0 = interval_probability(a, b, c, law)
+            q1, q0 = interval_probability(a, b, c, law)
+        else:
+            disc = b * b - 4 * a * c
+            if a.contains(0) or disc.contains(0):
+                return None
+            if disc < 0:  # no real root anywhere on the cell: the sign of a everywhere
+                return arb(0)
+            sq = disc.sqrt()
+            r1, r2 = (-b - sq) / (2 * a), (-b + sq) / (2 * a)
+            if a < 0:  # ordered by the sign of a, not by comparing balls that may overlap
+                r1, r2 = r2, r1
+            inside = _mass(law, r1, r2)
+            outside = law.cdf(r1) + law.sf(r2)
+            q1, q0 = (outside, inside) if a > 0 else (inside, outside)
         small = min(q1.upper(), q0.upper())
         if not small <= self.acc.eps.upper():
             return None

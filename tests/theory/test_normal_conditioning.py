@@ -71,3 +71,30 @@ def test_indefinite_quadratic_rule_agrees_with_the_fibre_integral():
     with mpmath.workdps(32):
         assert abs(hc.value - mpmath.mpf(ref["h_c"])) < mpmath.mpf(10) ** -15
         assert abs(mi.value - mpmath.mpf(ref["mi_c"])) < mpmath.mpf(10) ** -15
+
+
+def test_tail_bound_of_one_remaining_variable_never_undercuts_the_entropy():
+    """On cells of every width, the tail bound of H_b(q) (one remaining normal variable, a
+    concave quadratic: the roots' balls overlap on wide cells) is None or at least H_b(q) at
+    points of the cell."""
+    from flint import arb
+
+    from fstheory.theory.class_probability import ClassProbability
+    from fstheory.theory.coordinates import build
+    from fstheory.theory.quadrature import flint_precision
+    from fstheory.theory.univariate import Accuracy
+
+    laws = {X: Normal(0, 1), Y: Normal(0, 1)}
+    rule = Rule(sp.Rational(1, 4) - Y**2 + X * Y / 3)
+    acc = Accuracy.from_bits(120, 30)
+    with flint_precision(acc.bits):
+        q = ClassProbability(build([X], laws, rule, acc), acc)
+        for mid, rad in [("0", "3"), ("5", "4"), ("20", "10"), ("-60", "5"), ("1", "0.01")]:
+            cell = arb(mid, rad)
+            bound = q.tail_bound((cell,))
+            if bound is None:
+                continue
+            for t in (cell.lower(), arb(mid), cell.upper()):
+                q1, q0 = q.value((arb(t),))
+                h = -(q1 * q1.log() if q1 > 0 else arb(0)) - (q0 * q0.log() if q0 > 0 else arb(0))
+                assert bound.upper() >= h.lower()
