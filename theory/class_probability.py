@@ -132,8 +132,12 @@ class ClassProbability:
             self._lin_root = compile_expr(sp.cancel(-coeffs[0] / coeffs[1]), allsyms) if deg == 1 else None
             if deg == 2:
                 sq = sp.sqrt(sp.factor(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0]))
-                self._quad_roots = [compile_expr(sp.simplify((-coeffs[1] + sgn * sq) / (2 * coeffs[2])), allsyms)
-                                    for sgn in (-1, 1)]
+                # sympy writes the root of a square as |e|, which has no analytic form on
+                # complex balls; +-e are the same two roots (the branches order them at the
+                # real point of each piece, and e = 0 is a cut: the discriminant's zero)
+                self._quad_roots = [
+                    compile_expr(sp.simplify((-coeffs[1] + sgn * sq) / (2 * coeffs[2])).replace(
+                        sp.Abs, lambda e: e), allsyms) for sgn in (-1, 1)]
             cuts.append(coeffs[deg])
             if deg == 2:
                 cuts.append(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0])
