@@ -10,6 +10,13 @@ that the features use, with the rule's other variables integrated out.
   the real roots of the cuts: ``a``, the discriminant ``b^2 - 4ac``, and the form at the ends and
   kinks of the law of r_k.
 
+* Remaining variables in closed form: two or more normal ones entering the form linearly,
+  with coefficients depending on u (``X Y + k Z`` given Y), leave a normal form given u:
+  ``q1 = Phi(mean(u) / sd(u))`` (:func:`gaussian_rest`); two uniform ones entering only through
+  their product (``X Y + k z`` given Z) leave the closed law of X Y
+  (:mod:`fstheory.theory.product_rest`). Either becomes the rest R (a standard normal with the
+  standardised mean as the form, or the law of X Y).
+
 Both probabilities are computed directly (never one as 1 minus the other), so that each keeps its
 relative precision where it is small.
 
@@ -37,6 +44,8 @@ Examples
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy as sp
 from flint import acb, arb
 
@@ -44,14 +53,21 @@ from fstheory.theory.arbexpr import compile_expr
 from fstheory.theory.balls import ball, binary_entropy
 from fstheory.theory.cells import CutSet
 from fstheory.theory.polyexp import INF
+from fstheory.theory.product_rest import uniform_product_rest
 from fstheory.theory.quadrature import integrate_ball
+from fstheory.theory.law1d import Normal
 from fstheory.theory.univariate import Accuracy, Law1D
 
-__all__ = ["ClassProbability", "interval_probability", "NESTED_BRANCH"]
+__all__ = ["ClassProbability", "interval_probability", "gaussian_rest", "NESTED_BRANCH"]
 
 #: two remaining variables get the certified branch (an inner certified integral); False: the
 #: estimated nested quadrature (:func:`fstheory.theory.numeric.estimated_nested`)
 NESTED_BRANCH = True
+#: remaining normal variables entering the rule linearly (:func:`gaussian_rest`), and two
+#: uniform ones entering only through their product
+#: (:func:`fstheory.theory.product_rest.uniform_product_rest`), are integrated out in closed
+#: form; False: through the nested routes (the tests' second route)
+GAUSSIAN_REST = True
 
 
 def _mass(law: Law1D, r1, r2):
@@ -92,9 +108,17 @@ class ClassProbability:
         self.form = system.form
         self.rest = system.rest
         self.remaining = list(system.remaining)
+        product = uniform_product_rest(self.form, self.remaining) if GAUSSIAN_REST else None
+        if product is not None:  # the remaining variables only through a X Y: a closed rest
+            self.form, self.rest = product
+            self.remaining = []
         self.closed = (self.rest is None or self.rest.closed) and len(self.remaining) <= 1
         self._nested = False
         self.depth = (self.rest.depth if self.rest is not None else 0) + max(0, len(self.remaining) - 1)
+        gauss = gaussian_rest(self.form, self.remaining) if GAUSSIAN_REST else None
+        if gauss is not None:
+            self._init_gaussian(*gauss, acc)
+            return
         self._form_fn = compile_expr(self.form, self.syms + [r.symbol for r in self.remaining])
         cuts = []
         if self.remaining:
@@ -108,13 +132,24 @@ class ClassProbability:
             self._lin_root = compile_expr(sp.cancel(-coeffs[0] / coeffs[1]), allsyms) if deg == 1 else None
             if deg == 2:
                 sq = sp.sqrt(sp.factor(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0]))
-                self._quad_roots = [compile_expr(sp.simplify((-coeffs[1] + sgn * sq) / (2 * coeffs[2])), allsyms)
-                                    for sgn in (-1, 1)]
+                # sympy writes the root of a square as |e|, which has no analytic form on
+                # complex balls; +-e are the same two roots (the branches order them at the
+                # real point of each piece, and e = 0 is a cut: the discriminant's zero)
+                self._quad_roots = [
+                    compile_expr(sp.simplify((-coeffs[1] + sgn * sq) / (2 * coeffs[2])).replace(
+                        sp.Abs, lambda e: e), allsyms) for sgn in (-1, 1)]
             cuts.append(coeffs[deg])
             if deg == 2:
                 cuts.append(coeffs[1] ** 2 - 4 * coeffs[2] * coeffs[0])
             for beta in _finite_points(inner.law):
                 cuts.append(self.form.subs(inner.symbol, sp.Rational(beta.numerator, beta.denominator)))
+            if not outer_r:
+                # the window of the inner law (mass eps and 10^-3 outside): beyond the level
+                # sets of the form at its ends, no root is inside it and q is within eps of 0
+                # or 1 (:meth:`tail_bound`)
+                ends = {b for mass in (acc.eps, arb(10) ** -3) for b in inner.law.box(mass)}
+                cuts += [self.form.subs(inner.symbol, sp.Rational(b.numerator, b.denominator))
+                         for b in sorted(ends - set(_finite_points(inner.law)))]
             for r in self.remaining[:-1]:
                 cuts += [r.symbol - sp.Rational(b.numerator, b.denominator) for b in _finite_points(r.law)]
             self._nested = (NESTED_BRANCH and len(self.remaining) == 2
@@ -139,6 +174,44 @@ class ClassProbability:
                             for b in _finite_points(self.rest) + window]
         else:
             self._u_cuts = [self.form]
+
+    def _init_gaussian(self, mean, var, means, acc):
+        """Remaining normal variables entering the form linearly (coefficients in u): given u
+        the form is N(mean(u), var(u)), so q1 = P(N(0, 1) >= -mean/sqrt(var)). The standard
+        normal becomes the rest and the standardised mean the form; the cuts are polynomials:
+        the mean (q = 1/2), the variance (where q may jump) and ``mean^2 - b^2 var`` for the
+        window's ends b (the level sets mean = +-b sd; with the means rounded to rationals, as
+        a misplaced cut only splits a piece where q is analytic anyway)."""
+        self.form = mean / sp.sqrt(var)
+        self.rest = Normal(arb(0), arb(1), Fraction(0), sp.Integer(1))
+        self.remaining = []
+        self.closed, self.depth = True, 0
+        mu_syms = list(means)
+        # mean and variance compiled apart: sympy writes sqrt(x^2) as |x|, which has no
+        # analytic form on complex balls; the principal root of the variance is |x| on the
+        # real line and x's continuation on each side of the cut var = 0
+        mean_fn = compile_expr(mean, self.syms + mu_syms)
+        var_fn = compile_expr(var, self.syms)
+        mu_balls = [means[m].m for m in mu_syms]
+
+        def form_fn(*u, analytic=False):
+            w = var_fn(*u)
+            if isinstance(w, acb) or any(isinstance(t, acb) for t in u):
+                # the square root's branch cut: a complex ball meeting it is never analytic
+                root = acb(w).sqrt(analytic=True)
+            else:
+                root = w.sqrt()
+            return mean_fn(*u, *mu_balls) / root
+
+        self._form_fn = form_fn
+        lo, hi = self.rest.box(acc.eps)
+        lo3, hi3 = self.rest.box(arb(10) ** -3)
+        self._window = (ball(lo), ball(hi))
+        mean_q = sp.expand(mean.subs({m: sp.Rational(law.m_frac.numerator, law.m_frac.denominator)
+                                      for m, law in means.items()}))
+        self._u_cuts = [mean_q, var] + [
+            sp.expand(mean_q**2 - sp.Rational(b.numerator, b.denominator)**2 * var)
+            for b in (lo, lo3, hi3, hi)]
 
     def cuts(self) -> list:
         """Polynomials in the coordinates outside whose zero sets q is analytic."""
@@ -185,6 +258,10 @@ class ClassProbability:
         if not self.closed:
             return None
         if self.rest is None or self.remaining:
+            if len(self.remaining) == 1 and not self._nested:
+                g = self._interval_entropy_branch(m)
+                if g is not None:
+                    return g
             qb = self.branch(m)
             if qb is None:
                 return None
@@ -226,7 +303,7 @@ class ClassProbability:
         within eps of 0 or of 1 on all of it, else None. Exact 0 for an indicator that is
         constant on the balls."""
         if self.remaining:
-            return None
+            return self._interval_tail(tuple(balls))
         v = self._form_fn(*balls)
         if self.rest is None:
             return arb(0) if (v >= 0 or v < 0) else None
@@ -244,6 +321,83 @@ class ClassProbability:
         if small.is_zero():
             return arb(0)
         return _binary_entropy_bound(small)
+
+    def _interval_entropy_branch(self, m):
+        """H_b(q) for one remaining variable written from the logarithm L of the smaller class
+        probability at m, ``H_b = -(e^L L + (1 - e^L) log1p(-e^L))``, as for a rest: L is the
+        log tail at the root (linear form) or ``ln(cdf(r1) + sf(r2))`` by log-sum-exp of the
+        two log tails (quadratic form, the outside of the roots the smaller side), so that no
+        tail value far below 1 is taken on a complex ball (its phase wraps around 0). None
+        where the smaller side is the inside of the roots (the direct form then)."""
+        law = self.remaining[-1].law
+        direct = self._interval_branch(m)
+        if self._lin_root is not None:
+            if self._coef_fns[1](*m).contains(0):
+                return None
+            t_m = self._lin_root(*m)
+            log_small = law.log_sf_branch(t_m) if law.sf(t_m) <= law.cdf(t_m) else law.log_cdf_branch(t_m)
+            root = self._lin_root
+
+            def log_q(z, an):
+                return _acb(log_small(root(*z, analytic=an)))
+        else:
+            c_m, b_m, a_m = (f(*m) for f in self._coef_fns)
+            if a_m.contains(0) or not b_m * b_m - 4 * a_m * c_m > 0:
+                return None
+            low, high = self._quad_roots
+            r1_m, r2_m = low(*m), high(*m)
+            if r2_m < r1_m:
+                low, high, r1_m, r2_m = high, low, r2_m, r1_m
+            if not law.cdf(r1_m) + law.sf(r2_m) < _mass(law, r1_m, r2_m):
+                return None
+            log_lo, log_hi = law.log_cdf_branch(r1_m), law.log_sf_branch(r2_m)
+            first_larger = law.cdf(r1_m) >= law.sf(r2_m)
+
+            def log_q(z, an):
+                u = _acb(log_lo(low(*z, analytic=an)))
+                w = _acb(log_hi(high(*z, analytic=an)))
+                big, other = (u, w) if first_larger else (w, u)
+                return big + (1 + (other - big).exp()).log(analytic=an)
+
+        def g(z, an):
+            if not an:
+                return binary_entropy(*(_acb(t) for t in direct(z, False)), False)
+            L = log_q(z, an)
+            p = L.exp()
+            return -(p * L + (1 - p) * (-p).log1p())
+
+        return g
+
+    def _interval_tail(self, balls: tuple):
+        """tail_bound for one remaining variable: q enclosed over the balls by the interval
+        probability with ball coefficients, where every decision (the sign of the leading
+        coefficient and of the discriminant) holds on all of them (each branch then encloses
+        q there); a bound only where the smaller probability is below eps."""
+        if len(self.remaining) != 1:
+            return None
+        c, b, a = (f(*balls) for f in self._coef_fns)
+        law = self.remaining[-1].law
+        if self._lin_root is not None:
+            if b.contains(0):
+                return None
+            q1, q0 = interval_probability(a, b, c, law)
+        else:
+            disc = b * b - 4 * a * c
+            if a.contains(0) or disc.contains(0):
+                return None
+            if disc < 0:  # no real root anywhere on the cell: the sign of a everywhere
+                return arb(0)
+            sq = disc.sqrt()
+            r1, r2 = (-b - sq) / (2 * a), (-b + sq) / (2 * a)
+            if a < 0:  # ordered by the sign of a, not by comparing balls that may overlap
+                r1, r2 = r2, r1
+            inside = _mass(law, r1, r2)
+            outside = law.cdf(r1) + law.sf(r2)
+            q1, q0 = (outside, inside) if a > 0 else (inside, outside)
+        small = min(q1.upper(), q0.upper())
+        if not small <= self.acc.eps.upper():
+            return None
+        return arb(0) if small <= 0 else _binary_entropy_bound(arb(small))
 
     def _nested_branch(self, m):
         """(q1, q0) on complex balls for two remaining variables r, s: the integral over r (its
@@ -345,6 +499,34 @@ class ClassProbability:
         q1 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[0], pts, tol, rel)
         q0 = integrate_ball(lambda x: r.law.pdf(x) * self._remaining(u + (x,), j + 1)[1], pts, tol, rel)
         return q1, q0
+
+
+def gaussian_rest(form, remaining):
+    """(mean(u), var(u), means) of the form given the coordinates u, when the form is affine
+    jointly in two or more remaining variables that are all normal with an exact variance
+    (coefficients that may depend on u): form = c(u) + sum_j a_j(u) r_j, so
+    mean = c + sum_j a_j mu_j and var = sum_j a_j^2 sigma_j^2. The means mu_j stay symbols
+    (``means``: symbol -> the law, whose ``m`` ball is their value: a mean need not be
+    rational). None otherwise."""
+    if len(remaining) < 2 or not all(isinstance(r.law, Normal) for r in remaining):
+        return None
+    syms = [r.symbol for r in remaining]
+    variances = [sp.sympify(r.law.var) if r.law.var is not None else None for r in remaining]
+    if any(v is None or not v.is_Rational or not v > 0 for v in variances):
+        return None
+    try:
+        poly = sp.Poly(sp.expand(form), *syms)
+    except sp.PolynomialError:
+        return None
+    if poly.total_degree() > 1:
+        return None
+    coefs = [poly.coeff_monomial(r) for r in syms]
+    means = {sp.Symbol(f"mu_{r.symbol}_", real=True): r.law for r in remaining}
+    mean = poly.coeff_monomial(1) + sum((a * mu for a, mu in zip(coefs, means)), sp.Integer(0))
+    var = sp.expand(sum((a * a * v for a, v in zip(coefs, variances)), sp.Integer(0)))
+    if var == 0:
+        return None
+    return sp.expand(mean), var, means
 
 
 def _acb(t):

@@ -445,7 +445,7 @@ def class_mixture(system, maps, jac, q) -> Integrand:
                 return None
             return _mixture_entropy(R, _sides(W, q, m, R), lambda j, c, z: acb(0), None).real
 
-    return Integrand(value, branch, arb(2).log(), tail if not q.remaining else None,
+    return Integrand(value, branch, arb(2).log(), tail if len(q.remaining) <= 1 else None,
                      constant=constant, bounded=True)
 
 

@@ -42,7 +42,8 @@ Examples
 --------
 >>> import mpmath, sympy as sp
 >>> from fstheory.theory.laws import Normal
->>> from fstheory.theory.rule import Rule
+>>> from fstheory.theory.normal_conditioning import conditioned_class_average
+from fstheory.theory.rule import Rule
 >>> X, Y = sp.symbols("X Y", real=True)
 >>> route = NumericRoute({X: Normal(0, 1), Y: Normal(0, 1)}, Rule.from_linear({X: 1, Y: 1}, 1))
 >>> with mpmath.workdps(20):
@@ -93,6 +94,7 @@ from fstheory.theory.quadrature import (
     tracking,
     work_limit,
 )
+from fstheory.theory.normal_conditioning import conditioned_class_average
 from fstheory.theory.rule import Rule
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
 from fstheory.theory.numeric_pieces import (NumericUnsupported, class_probability_by_expectation,
@@ -498,6 +500,8 @@ class NumericRoute:
         gauss = gaussian_class_average(system, acc)
         if gauss is None and CERTIFIED_NESTED:
             gauss = rotated_normal_class_average(system, acc)
+        if gauss is None:
+            gauss = conditioned_class_average(exprs[0], self.laws, rule, acc)
         if gauss is not None:
             return gauss
         if len(system.coords) == 2:

@@ -73,9 +73,7 @@ def class_probability_by_expectation(system, acc):
     probability given r_1 (certified when the others allow it). None when that fails."""
     from fstheory.theory.coordinates import System
 
-    first, rest = system.remaining[0], system.remaining[1:]
-    sub = System([first], [], system.form, None, list(rest))
-    q = ClassProbability(sub, acc)
+    q, first = _shallowest(system, acc, System)
     out, how, proved = [], "", True
     for c in (0, 1):
         def value(u, c=c):
@@ -94,6 +92,20 @@ def class_probability_by_expectation(system, acc):
         out.append(arb(v, arb(e).upper()) if not e.is_zero() else v)
         proved = proved and ok
     return tuple(out), how, proved
+
+
+def _shallowest(system, acc, System):
+    """(q, r): the class probability given one remaining variable r, r chosen so that q is
+    closed and least nested (given X, the rule X Y + k Z >= 0 is a linear form of normal Y and
+    Z: q is closed; given Z it is an integral over X); ties keep the order of the variables."""
+    best = None
+    for i, first in enumerate(system.remaining):
+        rest = system.remaining[:i] + system.remaining[i + 1:]
+        q = ClassProbability(System([first], [], system.form, None, list(rest)), acc)
+        score = (not q.closed, q.depth + (1 if q.remaining else 0) + len(q.remaining))
+        if best is None or score < best[0]:
+            best = (score, q, first)
+    return best[1], best[2]
 
 
 def _acb(t):
