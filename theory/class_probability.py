@@ -258,11 +258,11 @@ class ClassProbability:
         if not self.closed:
             return None
         if self.rest is None or self.remaining:
-            if len(self.remaining) == 1 and not self._nested:
+            qb = self.branch(m)
+            if len(self.remaining) == 1 and not self._nested and self._far_tail(qb, m):
                 g = self._interval_entropy_branch(m)
                 if g is not None:
                     return g
-            qb = self.branch(m)
             if qb is None:
                 return None
             return lambda z, an: binary_entropy(*(_acb(t) for t in qb(z, an)), an)
@@ -321,6 +321,16 @@ class ClassProbability:
         if small.is_zero():
             return arb(0)
         return _binary_entropy_bound(small)
+
+    @staticmethod
+    def _far_tail(qb, m) -> bool:
+        """Whether the smaller class probability at m is a far tail (below 2^-20), where the
+        direct form's logarithms of tail values lose their phase on complex balls; elsewhere
+        the direct form converges where the log form may not (roots about to merge)."""
+        if qb is None:
+            return True
+        q1, q0 = (_acb(t).real for t in qb(tuple(acb(x) for x in m), False))
+        return not (q1 > arb(2) ** -20 and q0 > arb(2) ** -20)
 
     def _interval_entropy_branch(self, m):
         """H_b(q) for one remaining variable written from the logarithm L of the smaller class
