@@ -169,11 +169,20 @@ def partner_cuts(system, maps, jac) -> list:
     for p in maps:
         for c in system.coords:
             for cut in support_cuts(c):
-                cuts.append(cut.subs(p, simultaneous=True))
+                cuts += _polynomial_cuts(cut.subs(p, simultaneous=True))
         if sp.sympify(jac).free_symbols:
             for cut in cuts_of(jac, system.symbols):
-                cuts.append(sp.sympify(cut).subs(p, simultaneous=True))
+                cuts += _polynomial_cuts(sp.sympify(cut).subs(p, simultaneous=True))
     return cuts
+
+
+def _polynomial_cuts(cut) -> list:
+    """A cut through a rational partner map, n/d, as the polynomial cuts n and d (where it
+    changes sign); an affine map's cut as it is."""
+    num, den = sp.fraction(sp.together(cut))
+    if not den.free_symbols:
+        return [cut]
+    return [sp.expand(num), sp.expand(den)]
 
 
 class Weights:

@@ -71,6 +71,7 @@ from fstheory.theory.expectation import (
 )
 from fstheory.theory.extended import xr
 from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
+from fstheory.theory.log_jacobian import expected_log_abs
 from fstheory.theory.fibre_certified import fibre_class_average, fibre_entropy
 from fstheory.theory.integrands import (
     branch_entropy,
@@ -320,7 +321,7 @@ class NumericRoute:
                 f"h{exprs}: the pair depends on {g} independent coordinates; its joint density "
                 "needs an integral along a fibre inside a two-dimensional integral (out of the time "
                 "budget)")
-        maps = partner_maps(system)
+        maps = partner_maps(system, rational=True)
         if maps is None:
             raise NumericUnsupported(f"h{exprs}: level sets of the pair are not finite")
         v, e, proved = arb(0), arb(0), True
@@ -333,16 +334,15 @@ class NumericRoute:
         jac = jacobian(system)
         how = "change of variables"
         if jac.free_symbols:
-            coords = [c for c in system.coords if c.symbol in jac.free_symbols]
-            lv, le, how2, ok = expect(coords, log_abs(jac, [c.symbol for c in coords]),
-                                      cuts_of(jac, [c.symbol for c in coords]), acc)
+            lv, le, how2, ok = expected_log_abs(jac, system, self.laws, acc)
             v, e, proved = v + lv, e + le, proved and ok
             how += f", {how2}"
         else:
             v = v + abs(num(jac)).log()
         if len(maps) > 1:
             bv, be, how2, ok = expect(system.coords, branch_entropy(system, maps, jac),
-                                      partner_cuts(system, maps, jac), acc)
+                                      partner_cuts(system, maps, jac), acc,
+                                      cubature_evaluations=BRANCH_CUBATURE_EVALUATIONS)
             v, e, proved = v - bv, e + be, proved and ok
             how += f", {how2}"
         return v, e, how, proved
@@ -566,5 +566,9 @@ def _certified_fibre(compute):
 
 #: work the certified fibre integrals may spend before the estimated route takes over
 FIBRE_EVALUATIONS = 600_000
+#: work the certified cubature of a pair's branch entropy E[H(branch | V1, V2)] may spend (the
+#: weights of a swap of unequal laws, or of a rational partner map, switch along curves that
+#: need many rectangles: about 300,000 evaluations, 8 s, for (X + Y, X Y) of two exponentials)
+BRANCH_CUBATURE_EVALUATIONS = 500_000
 
 
