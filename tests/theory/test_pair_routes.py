@@ -192,3 +192,37 @@ def test_a_rational_partner_map_with_unequal_weights():
         r = _route_value(laws, X * Y, (X - sp.Rational(1, 2)) ** 2)
         assert r.certified, r.describe()
         assert abs(r.value - ref) <= r.error + mpmath.mpf(10) ** -(DPS + 4), (r.value, ref)
+
+
+def _scale_family_cases():
+    """(laws, V1, V2, h(W), E ln|a|): given V1, V2 = a W with W independent of V1 (X Z given X,
+    or given X^2 or |X| when Z is symmetric), so MI(V1, V2) = h(V2) - h(W) - E ln|a|."""
+    g, ln2 = mpmath.euler, mpmath.log(2)
+    h_normal = mpmath.log(2 * mpmath.pi * mpmath.e) / 2
+    uu = {X: L.Uniform(-1, 1), Z: L.Uniform(-1, 1)}
+    nn = {X: L.Normal(0, 1), Z: L.Normal(0, 1)}
+    eu = {X: L.Exponential(1), Z: L.Uniform(-1, 1)}
+    ee = {X: L.Exponential(1), Z: L.Exponential(2)}
+    return [
+        (uu, X, X * Z, ln2, -1), (uu, X ** 2, X * Z, ln2, -1), (uu, sp.Abs(X), X * Z, ln2, -1),
+        (nn, X, X * Z, h_normal, -(g + ln2) / 2), (nn, X ** 2, X * Z, h_normal, -(g + ln2) / 2),
+        (eu, X, X * Z, ln2, -g), (eu, Z, X * Z, 1, -1),
+        (ee, X, X * Z, 1 - ln2, -g), (ee, Z, X * Z, 1, -g - ln2),
+    ]
+
+
+@pytest.mark.parametrize("case", range(9))
+def test_mi_with_a_product_is_a_scale_family_identity(case):
+    """MI(V1, X Z) from h(V1) + h(X Z) - h(V1, X Z) (the route's change of variables) against
+    h(X Z) - h(W) - E ln|a| with h(W) and E ln|a| in closed form (E ln|N(0, 1)| =
+    -(gamma + ln 2)/2, E ln X = -gamma - ln rate for X exponential, -1 for U(-1, 1))."""
+    with mpmath.workdps(DPS + 10):
+        laws, v1, v2, h_w, elog = _scale_family_cases()[case]
+        route = NumericRoute(laws)
+        with mpmath.workdps(DPS + 6):
+            mi = route.mi_pair(v1, v2)
+            h2 = route.entropy(v2)
+        assert mi.certified and h2.certified, (mi.describe(), h2.describe())
+        ref = h2.value - h_w - elog
+        assert abs(mi.value - ref) <= mi.error + h2.error + mpmath.mpf(10) ** -(DPS + 2), \
+            (mi.value, ref)
