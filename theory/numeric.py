@@ -71,6 +71,7 @@ from fstheory.theory.expectation import (
 )
 from fstheory.theory.extended import xr
 from fstheory.theory.feature_maps import FeatureUnsupported, bases_of, classify
+from fstheory.theory.branch_line import line_branch_entropy
 from fstheory.theory.log_jacobian import expected_log_abs
 from fstheory.theory.fibre_certified import fibre_class_average, fibre_entropy
 from fstheory.theory.integrands import (
@@ -340,9 +341,11 @@ class NumericRoute:
         else:
             v = v + abs(num(jac)).log()
         if len(maps) > 1:
-            bv, be, how2, ok = expect(system.coords, branch_entropy(system, maps, jac),
-                                      partner_cuts(system, maps, jac), acc,
-                                      cubature_evaluations=BRANCH_CUBATURE_EVALUATIONS)
+            got = line_branch_entropy(system, maps, jac, self.laws, acc) \
+                if CERTIFIED_NESTED else None
+            bv, be, how2, ok = got if got is not None else expect(
+                system.coords, branch_entropy(system, maps, jac), partner_cuts(system, maps, jac),
+                acc, cubature_evaluations=BRANCH_CUBATURE_EVALUATIONS)
             v, e, proved = v - bv, e + be, proved and ok
             how += f", {how2}"
         return v, e, how, proved

@@ -226,3 +226,18 @@ def test_mi_with_a_product_is_a_scale_family_identity(case):
         ref = h2.value - h_w - elog
         assert abs(mi.value - ref) <= mi.error + h2.error + mpmath.mpf(10) ** -(DPS + 2), \
             (mi.value, ref)
+
+
+def test_the_line_route_of_the_branch_entropy_agrees_with_the_cubature(monkeypatch):
+    """The swap of Exp(1), Exp(2): the branch entropy as one integral in the log weight ratio
+    (theory.branch_line) and as the certified two-dimensional cubature, both proved, agree."""
+    from fstheory.theory import numeric
+
+    with mpmath.workdps(DPS + 6):
+        line = NumericRoute(EE).joint_entropy((X + Y, X * Y))
+        monkeypatch.setattr(numeric, "line_branch_entropy", lambda *args: None)
+        cube = NumericRoute(EE).joint_entropy((X + Y, X * Y))
+        assert "log weight ratio" in line.method and "cubature" in cube.method
+        assert line.certified and cube.certified
+        assert abs(line.value - cube.value) <= line.error + cube.error
+        assert line.error + cube.error < mpmath.mpf(10) ** -(DPS - 2)
