@@ -12,8 +12,10 @@ variables, integrated out by :mod:`fstheory.theory.class_probability`.
 
 With as many coordinates as features, the features are a map u -> v of R^m to itself;
 :func:`partner_maps` lists the affine maps p with v(p(u)) = v(u) (the identity first), from the
-level-set maps of the one-coordinate features and the solution of the remaining equations, or
-returns None when the level sets are not finite (a fibre integral is then needed).
+level-set maps of the one-coordinate features and the solution of the remaining equations (each
+|a| unfolded into a = +-a(u), so that no preimage is lost), or returns None when the level sets
+are not finite (a fibre integral is then needed). With ``rational=True`` it also accepts
+rational maps, as (x, y) -> (1 - x, x y / (1 - x)) for (X Y, (X - 1/2)^2).
 
 Examples
 --------

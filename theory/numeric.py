@@ -18,11 +18,15 @@ The features are first written in as few independent coordinates U as possible
 (:mod:`fstheory.theory.coordinates`): linear combinations with proportional coefficient vectors
 merge into one coordinate whose law comes from the convolution algebra
 (:mod:`fstheory.theory.univariate`). With as many coordinates as features, V = phi(U) has finitely
-many preimages, related by affine maps p_j (the identity first), with weights
+many preimages, related by affine maps p_j (the identity first; rational ones too for h(V1, V2)),
+with weights
 ``w_j(u) = f_U(p_j(u)) / |J(p_j(u))|`` (J the Jacobian of phi). Then
 
 * h(V) = sum_i h(U_i) + E ln|J(U)| - E[H(branch | V)], the last term the entropy of the
   normalised weights (0 when phi is one-to-one; the change of variables, paper Section 2);
+  E ln|J| factor by factor, each a one-dimensional integral where the factor is an affine form
+  (:mod:`fstheory.theory.log_jacobian`), and the branch entropy of two preimages whose log weight
+  ratio is affine as one integral (:mod:`fstheory.theory.branch_line`);
 * MI(C; V) = H(C) - E[H_b(P(C = 1 | V))], with ``P(C = 1 | V = phi(u)) = sum_j w_j q(p_j(u)) /
   sum_j w_j`` and q the class probability given the coordinates
   (:mod:`fstheory.theory.class_probability`); H_b is bounded by ln 2, so the truncation of the
