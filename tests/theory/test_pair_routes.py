@@ -49,6 +49,10 @@ def _refs():
         (NN, X + Y, X * Y, 2 * h_normal + (ln2 / 2 + elog_normal) - ln2),
         # one-to-one on the support: h(X) + h(Y) + E ln(X + Y), X + Y of density 2(e^-t - e^-2t)
         (EE, X - Y, X * Y, (1) + (1 - ln2) + (ln2 - g)),
+        # preimages (x, y), (1 - x, 1 - y) always, (x, 2x - y) and (1 - x, 1 - 2x + y) both
+        # where 2x - 1 <= y <= 2x (area 1/2), all of weight 1/|2x - 1|; E ln|2X - 1| = -1:
+        # h = 0 - 1 - (ln 2 + ln 4) / 2
+        (U01, (X - sp.Rational(1, 2)) ** 2, sp.Abs(X - Y), -1 - 3 * ln2 / 2),
     ]
 
 
@@ -59,7 +63,7 @@ def _route_value(laws, e1, e2):
     return r
 
 
-@pytest.mark.parametrize("case", range(7))
+@pytest.mark.parametrize("case", range(8))
 def test_joint_entropy_of_two_coordinates_matches_the_hand_derivation(case):
     with mpmath.workdps(DPS + 10):
         laws, e1, e2, ref = _refs()[case]
