@@ -14,9 +14,10 @@ the two normalised weights (1, e^d) / (1 + e^d). When
 then delta(u) is a polynomial in u, exactly (the constants cancel symbolically). If it is affine,
 delta(u) = a . u + b, then E[H_2(delta(U))] is ONE integral against the law of the linear
 combination T = a . U + b of independent base variables (convolution algebra):
-E[H(branch | V)] = E[H_2(T)]. Example: (X + Y, X Y) with X ~ Exp(1), Y ~ Exp(2) under the swap,
-delta = (x - y) ln-density slopes: delta = -(x - y) (the two-dimensional cubature along the switch
-line needed about 300,000 evaluations; this needs a few thousand).
+E[H(branch | V)] = E[H_2(T)]. Example: (X + Y, X Y) with X ~ Exp(1), Y ~ Exp(2) under the swap
+(x, y) -> (y, x): w_2 / w_1 = f_X(y) f_Y(x) / (f_X(x) f_Y(y)) = e^(y - x), so T = Y - X (the
+two-dimensional cubature along the switch line needed about 300,000 evaluations; this one
+integral a few thousand).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from fstheory.theory.coordinates import Coordinate
 from fstheory.theory.expectation import Integrand, expect
 from fstheory.theory.integrands import Weights, num, rat
 from fstheory.theory.polyexp import INF
-from fstheory.theory.univariate import linear_combination
+from fstheory.theory.univariate import Unsupported, linear_combination
 
 __all__ = ["line_branch_entropy"]
 
@@ -117,7 +118,10 @@ def line_branch_entropy(system, maps, jac, laws: dict, acc):
         a = poly.coeff_monomial(s)
         for b, w in system.coordinate(s).coefs.items():
             coefs[b] = coefs.get(b, 0) + a * w
-    law = linear_combination(coefs, poly.coeff_monomial(1), laws, acc)
+    try:
+        law = linear_combination(coefs, poly.coeff_monomial(1), laws, acc)
+    except Unsupported:
+        return None
     t = sp.Symbol("T_branch_", real=True)
     line = Coordinate(t, coefs, law, False)
 

@@ -37,7 +37,7 @@ from flint import arb
 from fstheory.theory.coordinates import Coordinate
 from fstheory.theory.expectation import expect
 from fstheory.theory.integrands import cuts_of, log_abs, num
-from fstheory.theory.univariate import linear_combination
+from fstheory.theory.univariate import Unsupported, linear_combination
 
 __all__ = ["log_factors", "expected_log_abs"]
 
@@ -80,7 +80,10 @@ def _line_coordinate(form, system, laws, acc) -> Coordinate | None:
         for b, w in system.coordinate(s).coefs.items():
             coefs[b] = coefs.get(b, 0) + a * w
     const = poly.coeff_monomial(1)
-    law = linear_combination(coefs, const, laws, acc)
+    try:
+        law = linear_combination(coefs, const, laws, acc)
+    except Unsupported:
+        return None  # beyond the convolution budget: the factor keeps its own integral
     return Coordinate(sp.Symbol("T_line_", real=True), coefs, law, False)
 
 
