@@ -12,8 +12,10 @@ variables, integrated out by :mod:`fstheory.theory.class_probability`.
 
 With as many coordinates as features, the features are a map u -> v of R^m to itself;
 :func:`partner_maps` lists the affine maps p with v(p(u)) = v(u) (the identity first), from the
-level-set maps of the one-coordinate features and the solution of the remaining equations, or
-returns None when the level sets are not finite (a fibre integral is then needed).
+level-set maps of the one-coordinate features and the solution of the remaining equations (each
+|a| unfolded into a = +-a(u), so that no preimage is lost), or returns None when the level sets
+are not finite (a fibre integral is then needed). With ``rational=True`` it also accepts
+rational maps, as (x, y) -> (1 - x, x y / (1 - x)) for (X Y, (X - 1/2)^2).
 
 Examples
 --------
@@ -175,21 +177,46 @@ def _support(c: Coordinate):
     return lo, hi
 
 
-def partner_maps(system: System, seconds: float = 10.0):
+def partner_maps(system: System, seconds: float = 10.0, rational: bool = False):
     """All affine maps p (dict symbol -> expression) with features(p(u)) = features(u), the
     identity first; None when some level set is not finite (more coordinates than features,
-    or a free direction)."""
+    or a free direction). ``rational``: rational maps are accepted too (for a caller whose
+    integrands take a partner's density and Jacobian at any point, as h(V1, V2))."""
     syms = system.symbols
     if len(syms) != len(system.features):
         return None
     try:
         with symbolic_budget(seconds, "the level sets of the features"):
-            return _partners(system, syms)
+            return _partners(system, syms, rational)
     except SymbolicTimeout as exc:
         raise FeatureUnsupported(str(exc)) from None
 
 
-def _partners(system: System, syms):
+def _unfolded(features: list):
+    """Pairs (left, right) of equation sides whose solutions u' of left(u') = right(u) are the
+    candidate partners of ``features`` = f(u): each |a| in the features is unfolded, |a(u')| =
+    |a(u)| if and only if a(u') = s a(u) for a sign s, one pair per pattern of signs (solving
+    with the |.| left in place finds only some of the solutions)."""
+    folds = sorted(set().union(*(f.atoms(sp.Abs) for f in features)), key=str)
+    if len(folds) > 4:
+        raise FeatureUnsupported("too many |.| terms in the features")
+    plain = [f.xreplace({a: a.args[0] for a in folds}) for f in features]
+    for signs in itertools.product((1, -1), repeat=len(folds)):
+        yield plain, [f.xreplace({a: s * a.args[0] for a, s in zip(folds, signs)})
+                      for f in features]
+
+
+def _allowed(e, syms, rational: bool) -> bool:
+    """An affine expression, or with ``rational`` a ratio of polynomials."""
+    if e.is_polynomial(*syms) and sp.Poly(e, *syms).total_degree() <= 1:
+        return True
+    if not rational:
+        return False
+    num, den = sp.fraction(sp.together(e))
+    return num.is_polynomial(*syms) and den.is_polynomial(*syms)
+
+
+def _partners(system: System, syms, rational: bool = False):
     choices: dict = {}
     multi = []
     lifted = []  # (L, level maps of g): a composite g(L) keeps its value where L' = m L + q
@@ -215,32 +242,31 @@ def _partners(system: System, syms):
     for combo in itertools.product(*pools):
         assign = {u: m * u + q for u, (m, q) in zip(fixed_syms, combo)}
         free = [u for u in syms if u not in assign]
-        eqs = [f.subs({u: primes[u] for u in free}).subs(assign) - f for f in multi]
-        for (form, _), (m, q) in zip(lifted, combo[len(fixed_syms):]):
-            eqs.append(form.subs({u: primes[u] for u in free}).subs(assign) - (m * form + q))
-        eqs = [sp.expand(e) for e in eqs]
-        if free:
-            sols = sp.solve(eqs, [primes[u] for u in free], dict=True)
-            if not sols:
-                continue
-            for sol in sols:
-                if len(sol) < len(free):
-                    return None
-                full = dict(assign)
-                for u in free:
-                    full[u] = sp.expand(sol[primes[u]])
-                out.append(full)
-        else:
-            if all(sp.simplify(e) == 0 for e in eqs):
+        lifted_eqs = [form.subs({u: primes[u] for u in free}).subs(assign) - (m * form + q)
+                      for (form, _), (m, q) in zip(lifted, combo[len(fixed_syms):])]
+        for left, right in _unfolded(multi):
+            eqs = [sp.expand(lhs.subs({u: primes[u] for u in free}).subs(assign) - rhs)
+                   for lhs, rhs in zip(left, right)] + [sp.expand(e) for e in lifted_eqs]
+            if free:
+                sols = sp.solve(eqs, [primes[u] for u in free], dict=True)
+                for sol in sols:
+                    if len(sol) < len(free):
+                        return None
+                    full = dict(assign)
+                    for u in free:
+                        full[u] = sp.expand(sol[primes[u]])
+                    out.append(full)
+            elif all(sp.simplify(e) == 0 for e in eqs):
                 out.append(assign)
     identity = {u: u for u in syms}
     maps = []
     for p in out:
-        p = {u: sp.expand(p.get(u, u)) for u in syms}
-        if any(not e.is_polynomial(*syms) or sp.Poly(e, *syms).total_degree() > 1
-               for e in p.values() if e.free_symbols):
-            raise FeatureUnsupported("the features share values at points related by a "
-                                     "nonlinear map (only affine level-set maps are supported)")
+        p = {u: sp.expand(p.get(u, u)) if rational is False else sp.cancel(p.get(u, u))
+             for u in syms}
+        if any(not _allowed(e, syms, rational) for e in p.values() if e.free_symbols):
+            raise FeatureUnsupported(
+                "the features share values at points related by a nonlinear map (only "
+                + ("rational" if rational else "affine") + " level-set maps are supported)")
         if not all(sp.simplify(f.subs(p, simultaneous=True) - f) == 0 for f in system.features):
             continue
         if p not in maps:

@@ -92,9 +92,12 @@ def support_cuts(coord) -> list:
     return [coord.symbol - _rat(p) for p in pts]
 
 
-def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool = True):
+def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool = True,
+           cubature_evaluations: int | None = None):
     """(E[F(U)], error, method, proved) over the coordinates ``coords`` (outer first);
-    ``proved``: the error is a bound (certified quadrature, bounded truncations)."""
+    ``proved``: the error is a bound (certified quadrature, bounded truncations).
+    ``cubature_evaluations``: the certified cubature's share of the work for two coordinates
+    (default :data:`CUBATURE_EVALUATIONS`)."""
     syms = [c.symbol for c in coords]
     all_cuts = list(cuts)
     for c in coords:
@@ -135,7 +138,7 @@ def expect(coords: list, F: Integrand, cuts: list, acc: Accuracy, certify: bool 
     if (CUBATURE and len(coords) == 2 and certify and F.branch is not None
             and all(c.law.closed for c in coords)):
         got = None
-        with work_limit(CUBATURE_EVALUATIONS) as budget:
+        with work_limit(cubature_evaluations or CUBATURE_EVALUATIONS) as budget:
             try:
                 got = _expect_two(coords, F, all_cuts, boxes, acc)
             except QuadratureTimeout:

@@ -165,15 +165,24 @@ def partner_cuts(system, maps, jac) -> list:
                     / rat(Fraction(law.s.mid().str(30, radius=False))) ** 2
                     for u, law in normal), sp.Integer(0))
         if sp.expand(diff) != 0:
-            cuts.append(sp.expand(diff))
+            cuts += _polynomial_cuts(sp.expand(diff))
     for p in maps:
         for c in system.coords:
             for cut in support_cuts(c):
-                cuts.append(cut.subs(p, simultaneous=True))
+                cuts += _polynomial_cuts(cut.subs(p, simultaneous=True))
         if sp.sympify(jac).free_symbols:
             for cut in cuts_of(jac, system.symbols):
-                cuts.append(sp.sympify(cut).subs(p, simultaneous=True))
+                cuts += _polynomial_cuts(sp.sympify(cut).subs(p, simultaneous=True))
     return cuts
+
+
+def _polynomial_cuts(cut) -> list:
+    """A cut through a rational partner map, n/d, as the polynomial cuts n and d (where it
+    changes sign); an affine map's cut as it is."""
+    num, den = sp.fraction(sp.together(cut))
+    if not den.free_symbols:
+        return [cut]
+    return [sp.expand(num), sp.expand(den)]
 
 
 class Weights:
@@ -360,9 +369,12 @@ def branch_entropy(system, maps, jac) -> Integrand:
         total = sum(ws, arb(0))
         if total.is_zero():
             return arb(0)
-        if not total > 0:  # densities ~0 with rounding radii (a support end): enclose [0, ln n]
+        if not total > 0 or not total.is_finite():
+            # densities ~0 with rounding radii (a support end), or a ball around a zero of J
+            # (a weight 1/|J| unbounded on it): the entropy of n weights is in [0, ln n]
             return arb(top / 2, top / 2)
-        return -sum((xlogx(w / total) for w in ws), arb(0))
+        out = -sum((xlogx(w / total) for w in ws), arb(0))
+        return _within(out, top)
 
     def entropy_of(deltas, ref):
         total = lse(deltas, ref)
@@ -388,6 +400,17 @@ def branch_entropy(system, maps, jac) -> Integrand:
         return entropy_of(R.values, R.ref).real if R.constant else None
 
     return Integrand(value, branch, top, constant=constant, bounded=True)
+
+
+def _within(x: arb, top: arb) -> arb:
+    """x intersected with [0, top] (an entropy of n weights lies in [0, ln n]; a wide ball's
+    enclosure of -sum w ln w can overshoot both ends)."""
+    if not x.is_finite():
+        return arb(top / 2, top / 2)
+    lo, hi = max(x.lower(), arb(0)), min(x.upper(), top.upper())
+    if lo > hi:
+        return x
+    return arb((lo + hi) / 2, ((hi - lo) / 2).upper())
 
 
 def class_mixture(system, maps, jac, q) -> Integrand:
