@@ -46,8 +46,7 @@ Examples
 --------
 >>> import mpmath, sympy as sp
 >>> from fstheory.theory.laws import Normal
->>> from fstheory.theory.normal_conditioning import conditioned_class_average
-from fstheory.theory.rule import Rule
+>>> from fstheory.theory.rule import Rule
 >>> X, Y = sp.symbols("X Y", real=True)
 >>> route = NumericRoute({X: Normal(0, 1), Y: Normal(0, 1)}, Rule.from_linear({X: 1, Y: 1}, 1))
 >>> with mpmath.workdps(20):
