@@ -20,6 +20,13 @@ replications) plus the estimator's bias allowance (``BIAS``); a flag is a lead t
 second exact route, not a proof of a wrong value, and a clean run only excludes errors larger
 than the tolerances printed with it. Exit status 1 when a value is flagged.
 
+Known false flags: KSG is biased low for strongly dependent pairs whose joint density is
+singular on a curve. MI(X + Y, X Y) (about 1.1-1.6 nats) is estimated 0.06-0.07 below the
+engine in r02, r04, r08 and r12, where the engine is right: for X, Y ~ U(-1, 1) it is
+h(S) + h(P) - h(S, P) = (1/2 + ln 2) + (ln 2 - 1 + gamma) - (2 ln 2 - 3/2) = 1 + gamma
+exactly, and the normal case is (ln 2 - 1/2 ln(2 pi e) + (gamma + ln 2)/2 + h(XY)) by the
+same steps (tests/theory/test_pair_routes.py checks h(S, P) by hand).
+
 Usage: python scripts/monte_carlo_audit.py COVERAGE.json [--dir DIR] [--n N] [--pairs-n M]
                                            [--reps R] [--seed S] [--only TEXT]
                                            [--verbose]
