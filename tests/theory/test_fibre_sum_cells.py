@@ -4,6 +4,7 @@ route); the logistic cells against mpmath's quadrature of the inner integral."""
 
 from fractions import Fraction as Q
 
+import pytest
 import mpmath
 import sympy as sp
 from flint import acb, arb
@@ -95,6 +96,7 @@ def test_logistic_cells_against_the_inner_integral():
             assert checked >= 3
 
 
+@pytest.mark.slow
 def test_laplace_sum_with_a_laplace_rest():
     """X, Y ~ Laplace(0, 1), Z ~ Laplace(1, 1/2), C = 1{X + Y/2 + Z >= 1}, V = X + Y (the r07
     scenario file): the class parts in closed form with the rest's survival function, and the
@@ -108,6 +110,7 @@ def test_laplace_sum_with_a_laplace_rest():
         assert abs(got.value - ref.value) < mpmath.mpf(10) ** -17
 
 
+@pytest.mark.slow
 def test_exponential_plus_logistic_class_average():
     """X ~ Exp(1), Z ~ Logistic(0, 1/2), C = 1{X + Z/2 >= 1}, V = X + Z (the r11 scenario
     file): incomplete beta cells, far tails bounded; against the estimated nested quadrature."""

@@ -6,6 +6,7 @@ for two normal factors), and the certified fibre integrals of fstheory.theory.fi
 
 from __future__ import annotations
 
+import pytest
 import mpmath
 import sympy as sp
 from flint import arb
@@ -48,6 +49,7 @@ def _reference(f_pos, f_neg, dps=40):
         return total
 
 
+@pytest.mark.slow
 @mpmath.workdps(40)
 def test_exponential_times_uniform_agrees_with_the_closed_density():
     # f_U(u) = E1(|u|) / 2 for X ~ Exp(1), Y ~ Unif(-1, 1)
@@ -59,6 +61,7 @@ def test_exponential_times_uniform_agrees_with_the_closed_density():
     assert abs(value - mpmath.mpf("0.94100027132878905853")) < mpmath.mpf("1e-17")
 
 
+@pytest.mark.slow
 @mpmath.workdps(40)
 def test_asymmetric_sign_keeps_both_sides():
     # X ~ Exp(1), Y ~ Unif(-1/2, 1): sign(X Y) depends on |X Y|; f_U(u) = E1(u) / (3/2) for
@@ -70,6 +73,7 @@ def test_asymmetric_sign_keeps_both_sides():
     assert abs(value - ref) <= error + mpmath.mpf("1e-25")
 
 
+@pytest.mark.slow
 def test_class_average_agrees_with_the_fibre_route():
     # C = 1{X + Y/2 >= 1}: the indicator's cut x^2 - x + u/2 has a double root at u = 1/2
     laws = {X: L.Exponential(1), Y: L.Uniform(-1, 1)}

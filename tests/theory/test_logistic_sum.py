@@ -109,6 +109,7 @@ def test_the_strip_of_analyticity_is_guarded():
         assert not law.pdf_branch(arb(0))(acb(0, "1.6")).is_finite()
 
 
+@pytest.mark.slow
 def test_entropy_certified_and_the_numerical_convolution_agrees():
     """h(X + Z), X ~ Exp(1), Z ~ Logistic(0, 1/2): certified by the numerical route at 30
     digits; the numerical convolution (double-exponential outer quadrature, estimated) gives

@@ -8,6 +8,7 @@ the fibre {V = v} (f_X(x) f_Y(y(x)) between the roots of the rule, mpmath at 20 
 stored by scripts/make_conditioning_reference.py).
 """
 
+import pytest
 import json
 from pathlib import Path
 
@@ -58,6 +59,7 @@ def test_disc_rule_given_a_sum_agrees_with_the_rotation():
         assert abs(mi2.value - ref) < mpmath.mpf(10) ** -30
 
 
+@pytest.mark.slow
 def test_indefinite_quadratic_rule_agrees_with_the_fibre_integral():
     """X ~ N(1/2, 1), Y ~ N(-1, 4), C = 1{X^2 + 2XY - Y^2 >= 1/2}, V = X - 3Y: against the
     fibre integral stored by scripts/make_conditioning_reference.py (mpmath, 20 digits)."""

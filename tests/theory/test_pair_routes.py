@@ -156,6 +156,7 @@ def _mixture_of_uniforms_entropy(a, b, pa, pb, symmetric):
     return out
 
 
+@pytest.mark.slow
 def test_a_rational_partner_map_unit_square():
     """(X Y, (X - 1/2)^2), X, Y ~ U(0, 1): the preimages (x, y) and (1 - x, x y / (1 - x)).
     Second route: h(V2) + E h(V1 | V2); given (X - 1/2)^2 = t^2, X = 1/2 +- t with equal
@@ -171,6 +172,7 @@ def test_a_rational_partner_map_unit_square():
         assert abs(r.value - ref) <= r.error + mpmath.mpf(10) ** -(DPS + 4), (r.value, ref)
 
 
+@pytest.mark.slow
 def test_a_rational_partner_map_with_unequal_weights():
     """(X Y, (X - 1/2)^2), X ~ Exp(1), Y ~ U(-1, 1): given (X - 1/2)^2 = t^2, X = 1/2 + t, or
     1/2 - t (while t < 1/2), in ratio e^-(1/2 + t) : e^-(1/2 - t), and X Y | X = x ~ U(-x, x).
@@ -232,6 +234,7 @@ def test_mi_with_a_product_is_a_scale_family_identity(case):
             (mi.value, ref)
 
 
+@pytest.mark.slow
 def test_the_line_route_of_the_branch_entropy_agrees_with_the_cubature(monkeypatch):
     """The swap of Exp(1), Exp(2): the branch entropy as one integral in the log weight ratio
     (theory.branch_line) and as the certified two-dimensional cubature, both proved, agree."""
