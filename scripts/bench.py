@@ -135,7 +135,7 @@ def main(argv=None) -> int:
                               f"sys.exit(main({str(out)!r}, {d}))"))
         one = out / "one-job"
         jobs = [
-            # what make reproduce-tables runs after the install (issue 24: <= 30 s on 2 cores)
+            # what make reproduce-tables runs after the install (goal: at most 30 s on 2 cores)
             (REPRODUCE % d,
              cli + ["tables", "--out", str(out / "make"), "--digits", str(d), "--jobs", "2",
                     "--verify"], 30.0),
@@ -155,7 +155,7 @@ def main(argv=None) -> int:
              cli + ["values", "--scenario", "normal", "--k", "0.8", "--json"], 10.0),
             # all joint quantities of a 10-feature paper scenario at 30 digits (goal: < 60 s);
             # until the engine's set routes merge, the pairs they would compute are "not computed"
-            # every joint quantity of Scenarios I-III (issue 24: under 5 s each)
+            # every joint quantity of Scenarios I-III (goal: under 5 s each)
             ("fstheory values --scenario uniform --k 0.2 --joint --json",
              cli + ["values", "--scenario", "uniform", "--k", "0.2", "--joint", "--json"], 5.0),
             ("fstheory values --scenario normal --k 0.2 --joint --json",
@@ -206,11 +206,11 @@ def main(argv=None) -> int:
         # the certified routes over several coordinates against the estimated nested route on
         # the same quantity (goals: products in <= 5 s, every joint value of a file <= 10 s)
         for label, expr in _NESTED_CASES:
-            # one-dimensional quantities of products: issue 24's goal, 5 s each
+            # one-dimensional quantities of products (goal: 5 s each)
             goal = 5.0 if "XY" in label else None
             jobs.append((NESTED_NEW % label, _python(_NESTED % ("new", expr)), goal))
             jobs.append((NESTED_OLD % label, _python(_NESTED % ("old", expr)), None))
-        # every joint quantity of each shipped scenario file (issue 24: <= 10 s per file)
+        # every joint quantity of each shipped scenario file (goal: at most 10 s per file)
         for name in ("threshold", "mixed", "three-variable", "xor", "circle", "laplace"):
             jobs.append((f"fstheory values --joint --digits 30 --k 0.3 --scenario-file "
                          f"scenarios/{name}.toml",
