@@ -124,6 +124,7 @@ def test_values_and_order_give_the_same_output_from_either_front(capsys):
     assert out == explain(run_order(request)) + "\n"
 
 
+@pytest.mark.slow
 def test_tables_and_verify_requests_run_as_the_commands(capsys, tmp_path):
     argv_out = tmp_path / "cli"
     code, out, _ = _cli(capsys, ["tables", "--scenario", "xor", "--digits", "10",
@@ -147,6 +148,7 @@ def test_a_simulate_request_gives_what_the_command_prints(capsys):
     assert json.loads(out)["meta"]["reps"] == 3 and json.loads(out)["rows"]
 
 
+@pytest.mark.slow
 def test_the_atlas_of_a_scenario_point_is_the_commands(capsys):
     """ScenarioPoint.atlas builds the AtlasRequest of `fstheory atlas` (the point's other
     parameters fixed) and returns the result the command prints, for a registered scenario and

@@ -119,6 +119,7 @@ def test_threshold_two_point_integrals_over_a_half_line(k):
             assert abs(got.value - ref) < mpmath.mpf(10) ** -29 * 5
 
 
+@pytest.mark.slow
 def test_gaussian_envelope_bounds_the_tail_and_refuses_other_integrands():
     u = sp.Symbol("u", real=True)
     f = sp.exp(-u**2 / 3 + u) * (2 - sp.erfc(u - 1)) - 5 * sp.exp(-2 * u**2) * sp.erf(3 * u)

@@ -63,6 +63,7 @@ def test_uniform_k_1e_200_mi_class_difference_is_at_most_ln_2():
     assert agrees(v.mi_class[3], ref, 30) and v.mi_class[3].text(5) == "0.25000"
 
 
+@pytest.mark.slow
 def test_normal_k_1e_30_mi_class_y_is_k_squared_over_pi():
     """MI(C_k, Y) = 2 int_0^oo phi(v) (ln 2 - H_b(Phi(k v))) dv, the defining expectation by
     quadrature at 120 digits (about 60 lost to the cancellation); k^2/pi to leading order."""

@@ -319,6 +319,7 @@ def test_synthetic_wrong_cell_is_an_erratum_and_fails_until_documented(tmp_path)
         ("numeric:uniform:V4:h", "the cell now matches"), ("nope", "no such printed cell")}
 
 
+@pytest.mark.slow
 def test_main_writes_verification_and_returns_the_exit_code(tmp_path, capsys):
     data = _synthetic_data(tmp_path)
     errata = tmp_path / "errata.md"

@@ -110,6 +110,7 @@ def test_nonzero_means_and_a_quadratic_coefficient():
         assert abs(mi.value - ref) < mpmath.mpf(10) ** -26
 
 
+@pytest.mark.slow
 def test_a_variance_vanishing_at_a_coordinate_value():
     """C = 1{X Y + X Z >= 1/2}, Y ~ N(1, 1), Z ~ N(0, 1): given x the form is
     N(x - 1/2, 2 x^2), whose standard deviation sqrt 2 |x| vanishes at x = 0 (a cut; sympy's

@@ -5,6 +5,7 @@ against one-dimensional closed forms integrated by mpmath (second route)."""
 from fractions import Fraction as Q
 
 import mpmath
+import pytest
 import sympy as sp
 
 from fstheory.theory.laws import Normal
@@ -44,6 +45,7 @@ def test_disc_rule_sum_of_normals():
         assert got.error < mpmath.mpf(10) ** -30
 
 
+@pytest.mark.slow
 def test_parabola_rule_with_unequal_means():
     """X ~ N(1, 1/4), Y ~ N(-1/2, 1/4), C = 1{X^2 - Y >= 1}, V = X - 2 Y: P(C = 1 | V = v) by
     mpmath's integral over W = 2 X + Y (independent of V, both of variance 5/4), against the
