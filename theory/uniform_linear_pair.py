@@ -65,7 +65,7 @@ from fstheory.theory.balls import ball
 from fstheory.theory.laws import Uniform
 
 __all__ = ["uniform_linear_pair_entropy", "uniform_square_pair_entropy", "pair_density", "pieces",
-           "triangles", "area"]
+           "triangles", "area", "second_divided_difference"]
 
 #: most absolute values in a pair (2^m sign pieces)
 MAX_FOLDS = 3
@@ -344,20 +344,22 @@ def _phi(k: int, x: Fraction) -> arb:
     return b * lx
 
 
-def _second_divided_difference(a: Fraction, b: Fraction, c: Fraction) -> arb:
-    """Phi[a, b, c] (confluent where values coincide)."""
+def second_divided_difference(a: Fraction, b: Fraction, c: Fraction, phi=None) -> arb:
+    """Phi[a, b, c] (confluent where values coincide); ``phi(k, x)`` is Phi^(k) (default: the
+    second antiderivative of x ln x)."""
+    phi = _phi if phi is None else phi
     a, b, c = sorted((a, b, c))
     if a == c:
-        return _phi(2, a) / 2
+        return phi(2, a) / 2
     if a == b:
         a, c = c, a  # Phi[c, c, a] with c != a
         b = c
     if b == c:
         # Phi[a, c, c] = (Phi'(c) - Phi[a, c]) / (c - a)
-        first = (_phi(0, c) - _phi(0, a)) / ball(c - a)
-        return (_phi(1, c) - first) / ball(c - a)
-    first_ab = (_phi(0, b) - _phi(0, a)) / ball(b - a)
-    first_bc = (_phi(0, c) - _phi(0, b)) / ball(c - b)
+        first = (phi(0, c) - phi(0, a)) / ball(c - a)
+        return (phi(1, c) - first) / ball(c - a)
+    first_ab = (phi(0, b) - phi(0, a)) / ball(b - a)
+    first_bc = (phi(0, c) - phi(0, b)) / ball(c - b)
     return (first_bc - first_ab) / ball(c - a)
 
 
@@ -373,7 +375,7 @@ def uniform_linear_pair_entropy(exprs, laws: dict):
         if min(vals) < 0:
             raise ArithmeticError("a negative density on a cell (internal error)")
         mass += size * sum(vals) / 3
-        total += 2 * ball(size) * _second_divided_difference(*vals)
+        total += 2 * ball(size) * second_divided_difference(*vals)
     if mass != 1:
         raise ArithmeticError(f"the cells carry mass {float(mass)}, not 1 (internal error)")
     value = -total

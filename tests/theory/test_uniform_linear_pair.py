@@ -129,3 +129,15 @@ def test_squares_outside_the_form_are_left_to_other_routes():
         laws = dict(UNIT)
         laws[X] = Normal(0, 1)
         assert uniform_square_pair_entropy((X ** 2, X + Y + Z), laws) is None
+
+
+def test_pairs_with_independent_parts_and_jumps_are_exact():
+    """Where the pair splits into independent parts, h is the sum of known entropies; the first
+    two have a fibre parallel to faces of the box (f jumps across the images of those faces)."""
+    with flint_precision(140):
+        cases = [((X + Y, X + Y + Z), arb(1) / 2),  # h(X + Y) + h(Z)
+                 ((X - Y, 2 * Z + 1 + sp.Abs(X - Y)), arb(1) / 2 + arb(2).log()),
+                 ((X, Y + Z), arb(1) / 2)]
+        for pair, expected in cases:
+            value, error = uniform_linear_pair_entropy(pair, UNIT)
+            assert abs(value - expected) <= error + arb(10) ** -38, pair
