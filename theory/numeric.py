@@ -340,7 +340,7 @@ class NumericRoute:
                 return got[0], got[1], "piecewise-linear density on exact cells", True
             got = uniform_product_pair_entropy(exprs, self.laws, acc.tol)
             if got is not None:
-                return got[0], got[1], "density kappa ln(U/L) on exact cells, certified quadrature", True
+                return got[0], got[1], "product density on exact cells, certified quadrature in ln(U/L)", True
             raise NumericUnsupported(
                 f"h{exprs}: the pair depends on {g} independent coordinates; its joint density "
                 "needs an integral along a fibre inside a two-dimensional integral (out of the time "

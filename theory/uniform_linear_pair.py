@@ -176,7 +176,7 @@ class _Piece:
             elif alpha < 0 and (hi is None or t < hi[0]):
                 hi = (t, form)
         if lo is None or hi is None:
-            raise ValueError("the fibre is not bounded (an unbounded box)")
+            raise ArithmeticError("the fibre is not bounded (internal error)")
         if hi[0] <= lo[0]:
             return None
         return tuple((x - y) * self.scale for x, y in zip(hi[1], lo[1]))
