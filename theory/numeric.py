@@ -101,6 +101,9 @@ from fstheory.theory.quadrature import (
 )
 from fstheory.theory.normal_conditioning import conditioned_class_average
 from fstheory.theory.rule import Rule
+from fstheory.theory.uniform_linear_pair import (uniform_linear_pair_entropy,
+                                                 uniform_square_pair_entropy)
+from fstheory.theory.uniform_product_pair import uniform_product_pair_entropy
 from fstheory.theory.univariate import Accuracy, Unsupported, linear_combination
 from fstheory.theory.numeric_pieces import (NumericUnsupported, class_probability_by_expectation,
                                             fibre_form, gaussian_class_average,
@@ -320,6 +323,9 @@ class NumericRoute:
         return self._run(("h2", exprs), what, lambda acc: self._joint_entropy(exprs, acc))
 
     def _joint_entropy(self, exprs, acc):
+        got = uniform_square_pair_entropy(exprs, self.laws)
+        if got is not None:
+            return got[0], got[1], "square of a fold, piecewise-linear density on exact cells", True
         system = build(list(exprs), self.laws, None, acc)
         g = len(system.coords)
         if g < 2 or (g == 2 and jacobian(system) == 0):
@@ -329,6 +335,12 @@ class NumericRoute:
             gauss = gaussian_joint_entropy(exprs, self.laws)
             if gauss is not None:
                 return gauss, arb(0), "bivariate normal closed form", True
+            got = uniform_linear_pair_entropy(exprs, self.laws)
+            if got is not None:
+                return got[0], got[1], "piecewise-linear density on exact cells", True
+            got = uniform_product_pair_entropy(exprs, self.laws, acc.tol)
+            if got is not None:
+                return got[0], got[1], "product density on exact cells, certified quadrature in ln(U/L)", True
             raise NumericUnsupported(
                 f"h{exprs}: the pair depends on {g} independent coordinates; its joint density "
                 "needs an integral along a fibre inside a two-dimensional integral (out of the time "
