@@ -29,9 +29,14 @@ y = u / x substituted (:class:`fstheory.theory.cells.CutSet` in (u, x), and the 
 (u, y) for the ends in b); a root on a cut that scales as |u|^d is exactly d l + const, the
 others are analytic root branches of u on an outer piece.
 
-Cost: at 30 digits, h of an exponential (or logistic, Laplace) factor times a normal or
-uniform one needs more than the numerical route's default work budget (1.5 million
-evaluations); E[H_b] of two exponential factors under a linear rule fits (about 10 s).
+Cost: at the tolerance of 30 proved digits (1e-36), h of an exponential factor times a normal
+one needs about 5 million evaluations, and E[H_b] of two exponential factors under a linear
+rule 1.6 million (14 s), half of them next to the double root of the class cut, where two cell
+ends meet as square roots of u - u0; both are above the numerical route's default work budget
+(1.5 million). The outer bisection is driven by arb's bounds of the outer integrand on complex
+balls of l, each an inner integral whose parameter is that ball: near a normal factor's tail
+(|y| large) the inner integrand moves by a factor e^(y^2 r) over a ball of radius r, so the
+enclosures are useless unless r is below about 1 / (4 y^2), whatever the inner tolerance.
 
 Truncations, each bounded (the bounds of :mod:`fstheory.theory.fibre_certified`, written for
 V = U: a = x, r = 0, singular value 0):
@@ -422,10 +427,9 @@ def _cut_ends(law, box) -> list:
 def _outer(P: _Product, with_class: bool, tol: arb):
     """sum over the signs of U of the certified integral over l = ln|u| of e^l phi(f_U(u))
     (phi = -f ln f, or f ln f - f_1 ln f_1 - f_0 ln f_0), plus the band's bound."""
-    inner_tol = tol * arb(10) ** -8
     l_lo, band = P.band(tol / 100, with_class)
     total, err = arb(0), band
-    jobs = []  # (sigma, points in l)
+    jobs = []  # (sigma, pieces in l)
     for sigma in (1, -1):
         top = arb(P.umax if sigma > 0 else -P.umin)
         if not top > l_lo.exp():
@@ -436,8 +440,15 @@ def _outer(P: _Product, with_class: bool, tol: arb):
         pts |= {b.log().mid() for b in breaks if l_lo.exp() < b < top}
         pts |= {arb(p) for p in (-40, -20, -10, -5, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8)
                 if l_lo < p < l_hi}
-        jobs.append((sigma, sorted(pts, key=lambda t: t.mid())))
-    count = sum(len(p) - 1 for _, p in jobs)
+        pts = sorted(pts, key=lambda t: t.mid())
+        # the pieces inside one class (H_b = 0 on them) take no share of the tolerance
+        pieces = [(a, b) for a, b in zip(pts, pts[1:]) if a < b and not (
+            with_class and P.densities_at(sigma * ((a + b) / 2).exp(), True, tol) is None)]
+        jobs.append((sigma, pieces))
+    count = max(1, sum(len(p) for _, p in jobs))
+    # the inner integrals' radii enter the outer nodes' values: well below a piece's goal
+    # (its share / 64, :func:`_piece`), times |ln f| + 1 for phi
+    inner_tol = tol / (count * 64 * 1000)
 
     def phi(parts, an):
         if with_class:
@@ -449,7 +460,7 @@ def _outer(P: _Product, with_class: bool, tol: arb):
             return out
         return -_xlogx(parts[0], an)
 
-    for sigma, pts in jobs:
+    for sigma, pieces in jobs:
         def integrand_at(m, sigma=sigma):
             dens = P.densities_at(sigma * m.exp(), with_class, inner_tol)
             if dens is None:
@@ -464,9 +475,7 @@ def _outer(P: _Product, with_class: bool, tol: arb):
                 return r * phi(dens(sigma * r, acb(t)), an)
             return g
 
-        for a, b in zip(pts, pts[1:]):
-            if not a < b:
-                continue
+        for a, b in pieces:
             v, e = _piece(integrand_at, a, b, tol / count)
             total, err = total + v, err + e
     return total, err

@@ -2,9 +2,13 @@
 (fstheory.theory.log_product), against independent routes: mpmath's quadrature of -f ln f in
 u = X Y itself with the closed density f_U (E1 for an exponential times a uniform factor, K_0
 for two normal factors), and the certified fibre integrals of fstheory.theory.fibre_certified
-(inner integrals in x itself, a band around u = 0) for the class average."""
+(inner integrals in x itself, a band around u = 0) and a stored mpmath reference (closed
+density, class piece in sqrt(1 - 2u)) for the class average."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 import mpmath
@@ -87,3 +91,27 @@ def test_class_average_agrees_with_the_fibre_route():
     assert e1 < arb(10) ** -14 and e2 < arb(10) ** -14
     assert abs(v1 - v2) <= e1 + e2
     assert abs(v1 - v2) < arb(10) ** -14
+
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "log_product_reference.json"
+
+
+@pytest.mark.slow
+def test_class_average_of_two_exponentials_at_30_digits():
+    # X ~ Exp(1), Y ~ Exp(2), C = 1{X + Y/2 >= 1}: the class cut x^2 - x + u/2 has a double
+    # root at u = 1/2 (two cell ends meet as square roots); against mpmath's quadrature of the
+    # closed density 4 K_0(2 sqrt(2u)) and the class-0 fibre piece
+    # (scripts/log_product_reference.py)
+    laws = {X: L.Exponential(1), Y: L.Exponential(2)}
+    rule = Rule.from_linear({X: 1, Y: sp.Rational(1, 2)}, 1)
+    acc = _accuracy(30)
+    with flint_precision(acc.bits), work_limit(5_000_000):
+        system = build([X * Y], laws, rule, acc)
+        value, error = log_product_class_average(system, ClassProbability(system, acc), acc)
+    with mpmath.workdps(45):
+        ref = mpmath.mpf(json.loads(REFERENCE.read_text())["exp1_exp2_x_plus_half_y_ge_1"])
+        v = mpmath.mpf(value.mid().str(45, radius=False))
+        e = mpmath.mpf(arb(error.upper()).str(5, radius=False))
+        assert e < mpmath.mpf("1e-29")
+        assert abs(v - ref) <= e + mpmath.mpf("1e-39")
+        assert abs(v - ref) < mpmath.mpf("1e-29")
