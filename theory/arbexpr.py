@@ -65,7 +65,7 @@ from fstheory.theory.balls import NoEnclosure, ipow
 from fstheory.theory.interrupts import acb_integral
 from fstheory.theory.special_integrals import gaussian_envelope, special_integral_ball
 
-__all__ = ["compile_expr", "arb_of", "arb_from_mpf", "resolve_abs", "UnsupportedExpression",
+__all__ = ["compile_expr", "constant_ball", "arb_of", "arb_from_mpf", "resolve_abs", "UnsupportedExpression",
            "NoEnclosure"]
 
 
@@ -304,6 +304,11 @@ def _infinite_integral(e: sp.Integral):
         return total
 
     return integral
+
+
+def constant_ball(expr) -> arb:
+    """A constant sympy expression (or its text) as an arb ball at the working precision."""
+    return compile_expr(sp.sympify(expr), [])()
 
 
 def compile_expr(expr, symbols):

@@ -1,4 +1,5 @@
-"""Small functions on arb/acb balls that integrands share: x log x and the binary entropy.
+"""Small functions on arb/acb balls that integrands share: x log x, the binary entropy, the
+integrand of an entropy or of a class average, and exact rationals of balls.
 
 Both are analytic away from 0 (and 1); on a ball that touches 0 they return a finite enclosure
 of the real function (``x ln x`` lies in ``[e ln e, 0]`` for ``0 <= x <= e < 1/e``) when the
@@ -20,9 +21,13 @@ True
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import sympy as sp
 from flint import acb, arb
 
-__all__ = ["xlogx", "binary_entropy", "log_of", "ipow", "ball", "NoEnclosure"]
+__all__ = ["xlogx", "xlogx_density", "entropy_integrand", "binary_entropy", "log_of", "ipow",
+           "ball", "exact_rational", "NoEnclosure"]
 
 
 class NoEnclosure(ArithmeticError):
@@ -69,6 +74,40 @@ def xlogx(p, analytic: bool = False):
     if p.contains(0) or p < 0:
         return _xlogx_real(p)
     return p * p.log()
+
+
+def xlogx_density(z, analytic: bool = False):
+    """f ln f of a density value inside a certified quadrature: as :func:`xlogx`, except that
+    without analyticity a complex ball whose real part reaches 0 (arb then evaluates a real
+    segment) gets the finite enclosure of its real part."""
+    if isinstance(z, acb) and not analytic and (z.real.contains(0) or z.real < 0):
+        return acb(xlogx(z.real))
+    return xlogx(z, analytic)
+
+
+def entropy_integrand(parts, analytic: bool = False):
+    """The integrand over v of h(V) or of the class average E[H_b(P(C = 1 | V))].
+
+    ``parts`` is ``(f,)``, the density of V at v: returns ``-f ln f`` (h(V) is its integral); or
+    ``(f, f1, f0)`` with ``f1 + f0 = f`` the densities of (V, C = 1) and (V, C = 0): returns
+    ``f ln f - f1 ln f1 - f0 ln f0 = f H_b(f1 / f)``, whose integral is E[H_b(P(C = 1 | V))].
+    A part that is exactly 0 contributes 0 (its logarithm is not analytic there)."""
+    if len(parts) == 1:
+        return -xlogx_density(parts[0], analytic)
+    f, f1, f0 = parts
+    out = xlogx_density(f, analytic)
+    for part in (f1, f0):
+        if not part.is_zero():
+            out -= xlogx_density(part, analytic)
+    return out
+
+
+def exact_rational(x) -> sp.Rational:
+    """A Fraction, or the midpoint of an arb ball (a dyadic number), as an exact sympy Rational."""
+    if isinstance(x, Fraction):
+        return sp.Rational(x.numerator, x.denominator)
+    m, e = x.mid().man_exp()
+    return sp.Integer(int(m)) * sp.Integer(2) ** int(e)
 
 
 def _xlogx_real(p: arb) -> arb:

@@ -34,7 +34,20 @@ from flint import acb, acb_poly, arb, ctx
 from fstheory.theory.budget import symbolic_budget
 from fstheory.theory.arbexpr import compile_expr
 
-__all__ = ["CutSet", "real_roots"]
+__all__ = ["CutSet", "ConstantEnd", "real_roots"]
+
+
+class ConstantEnd:
+    """A cell end that does not move with the outer variable (a box end, a kink of a law),
+    called like the root branches of :meth:`CutSet.root_branches`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, *z):
+        return self.value
 
 
 class CutSet:

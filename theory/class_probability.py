@@ -259,8 +259,8 @@ class ClassProbability:
             return None
         if self.rest is None or self.remaining:
             qb = self.branch(m)
-            if len(self.remaining) == 1 and not self._nested and self._far_tail(qb, m):
-                g = self._interval_entropy_branch(m)
+            if len(self.remaining) == 1 and not self._nested:
+                g = self._interval_entropy_branch(m, qb)
                 if g is not None:
                     return g
             if qb is None:
@@ -332,13 +332,16 @@ class ClassProbability:
         q1, q0 = (_acb(t).real for t in qb(tuple(acb(x) for x in m), False))
         return not (q1 > arb(2) ** -20 and q0 > arb(2) ** -20)
 
-    def _interval_entropy_branch(self, m):
+    def _interval_entropy_branch(self, m, qb):
         """H_b(q) for one remaining variable written from the logarithm L of the smaller class
         probability at m, ``H_b = -(e^L L + (1 - e^L) log1p(-e^L))``, as for a rest: L is the
         log tail at the root (linear form) or ``ln(cdf(r1) + sf(r2))`` by log-sum-exp of the
         two log tails (quadratic form, the outside of the roots the smaller side), so that no
         tail value far below 1 is taken on a complex ball (its phase wraps around 0). None
-        where the smaller side is the inside of the roots (the direct form then)."""
+        (the direct form ``qb`` then) unless that probability is a far tail at m
+        (:meth:`_far_tail`), or where the smaller side is the inside of the roots."""
+        if not self._far_tail(qb, m):
+            return None
         law = self.remaining[-1].law
         direct = self._interval_branch(m)
         if self._lin_root is not None:

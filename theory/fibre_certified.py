@@ -43,9 +43,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.theory.arbexpr import UnsupportedExpression, compile_expr
-from fstheory.theory.balls import ball, xlogx
-from fstheory.theory.cells import CutSet
+from fstheory.theory.arbexpr import UnsupportedExpression, compile_expr, constant_ball
+from fstheory.theory.balls import ball, entropy_integrand, exact_rational
+from fstheory.theory.cells import ConstantEnd, CutSet
 from fstheory.theory.expectation import feature_range, box_of, support_cuts
 from fstheory.theory.fibre_sum_cells import closed_sum_cell
 from fstheory.theory.polyexp import INF
@@ -56,13 +56,6 @@ __all__ = ["fibre_entropy", "fibre_class_average", "Fibre"]
 
 #: evaluations arb may spend on one inner integral
 INNER_EVAL_LIMIT = 20000
-
-
-def _rat(x) -> sp.Rational:
-    if isinstance(x, Fraction):
-        return sp.Rational(x.numerator, x.denominator)
-    m, e = x.mid().man_exp()
-    return sp.Integer(int(m)) * sp.Integer(2) ** int(e)
 
 
 class _Fibre:
@@ -98,9 +91,9 @@ class _Fibre:
         solved = (v - r) / a
         self.sbox = box_of(self.s, acc)
         self.obox = box_of(self.o, acc)
-        cuts = list(support_cuts(self.o)) + [x - _rat(self.obox[0]), x - _rat(self.obox[1])]
+        cuts = list(support_cuts(self.o)) + [x - exact_rational(self.obox[0]), x - exact_rational(self.obox[1])]
         ends = [c for c in support_cuts(self.s)]
-        ends += [s - _rat(self.sbox[0]), s - _rat(self.sbox[1])]
+        ends += [s - exact_rational(self.sbox[0]), s - exact_rational(self.sbox[1])]
         for cut in ends:
             cuts.append(sp.numer(sp.together(cut.subs(s, solved))))
         if a.free_symbols:
@@ -124,7 +117,7 @@ class _Fibre:
                 raise _NotHere
             alpha, beta = poly.all_coeffs()
             x_s = -beta / alpha
-            lo, hi = (_rat(t) for t in self.obox)
+            lo, hi = (exact_rational(t) for t in self.obox)
             if lo <= x_s <= hi:
                 if r.free_symbols:
                     raise _NotHere
@@ -135,7 +128,7 @@ class _Fibre:
         if self.fold is not None:
             if self.singular:
                 raise _NotHere
-            self._fold_maps(_rat(arb(lo)), _rat(arb(hi)))
+            self._fold_maps(exact_rational(arb(lo)), exact_rational(arb(hi)))
 
     def _fold_maps(self, lo, hi):
         """The level maps w -> m w + q of g on W's range and g's fundamental piece [c, hi]
@@ -147,8 +140,8 @@ class _Fibre:
         if len(crit) > 1:
             raise _NotHere
         maps = level_maps(g, w, lo, hi)
-        self.maps = [(_num(m), _num(q)) for m, q in maps]
-        self.piece = (_num(crit[0]) if crit else self.vlo, self.vhi)
+        self.maps = [(constant_ball(m), constant_ball(q)) for m, q in maps]
+        self.piece = (constant_ball(crit[0]) if crit else self.vlo, self.vhi)
         dg = sp.diff(g, w)
         mid = (self.piece[0] + self.piece[1]) / 2
         point = {w: sp.Float(mid.mid().str(40, radius=False), 40)}
@@ -173,7 +166,7 @@ class _Fibre:
         roots = self.cutset.root_branches(1, (m,), lo, hi)
         if roots is None:
             raise _NotHere
-        ends = [(lo, _Constant(lo)), *roots, (hi, _Constant(hi))]
+        ends = [(lo, ConstantEnd(lo)), *roots, (hi, ConstantEnd(hi))]
         out = []
         for (x0, lower), (x1, upper) in zip(ends, ends[1:]):
             if not x0 < x1:
@@ -220,19 +213,6 @@ class _Fibre:
 
 #: the fibre form, public for the tests of the closed cells
 Fibre = _Fibre
-
-
-class _Constant:
-    """A cell end that does not depend on v (an end of the box of x), called like the root
-    branches; the closed forms keep their value there (:func:`_closed_cell`)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __call__(self, *z):
-        return self.value
 
 
 class _NotHere(Exception):
@@ -296,7 +276,7 @@ def _closed_cell(F: _Fibre, m, cell):
     if terms is None:
         return None
     cs, co, ro = terms
-    alpha = abs(_num(poly.coeff_monomial(x)))
+    alpha = abs(constant_ball(poly.coeff_monomial(x)))
     sigma = 1 if cell[2] > 0 else -1
     rho = sigma * ro
     factor = cs * co / alpha
@@ -313,7 +293,7 @@ def _closed_cell(F: _Fibre, m, cell):
     def at_end(end, v):
         """E1(-rho y) (rho < 0) or Ei(rho y) at the end; at a box end the same for every v
         and kept (per precision): half of the special functions a product's fibres take."""
-        if not isinstance(end, _Constant):
+        if not isinstance(end, ConstantEnd):
             return special(sigma * acb(end(v)))
         key = (id(end), ctx.prec)
         if key not in kept:
@@ -345,7 +325,7 @@ def _closed_sum_cell(F: _Fibre, m, cell):
     if terms is None:
         return None
     cs, co, ro = terms
-    factor = cs * co / abs(_num(F.a))
+    factor = cs * co / abs(constant_ball(F.a))
     lower, upper, _ = cell
     if ro == 0:
         return lambda v: factor * (acb(upper(v)) - acb(lower(v)))
@@ -425,12 +405,6 @@ def _densities_at(F: _Fibre, m, with_class: bool, tol, single_class_none: bool =
     return at
 
 
-def _xlogx(z, an):
-    if isinstance(z, acb) and not an and (z.real.contains(0) or z.real < 0):
-        return acb(xlogx(z.real))
-    return xlogx(z, an)
-
-
 def _outer(F: _Fibre, with_class: bool, tol: arb):
     """The outer integral over v (pieces between the projected breakpoints; bands around the
     singular values excised and their neighbours integrated in sigma = ln|v - v_s|)."""
@@ -455,11 +429,7 @@ def _outer(F: _Fibre, with_class: bool, tol: arb):
                 # a real segment (the last tiny pieces): real balls, whose cell ends enclose a
                 # square root at its branch point (a double root of a cut)
                 v = v.real
-            parts = densities(v)
-            if with_class:
-                f, f1, f0 = parts
-                return _xlogx(f, an) - _xlogx(f1, an) - _xlogx(f0, an)
-            return -_xlogx(parts[0], an)
+            return entropy_integrand(densities(v), an)
         return g
 
     for a, b in pieces:
@@ -602,15 +572,8 @@ def _outer_folded(F: _Fibre, with_class: bool, tol: arb):
             for weight, m_j, q_j, dens in parts_at:
                 for i, d in enumerate(dens(m_j * w + q_j)):
                     total[i] += weight * d
-            if with_class:
-                f, f1, f0 = total
-                out = _xlogx(f, an)
-                for part in (f1, f0):
-                    if not part.is_zero():
-                        out -= _xlogx(part, an)
-                return out
-            out = -_xlogx(total[0], an)
-            if F.log_dg is not None:
+            out = entropy_integrand(total, an)
+            if not with_class and F.log_dg is not None:
                 out += total[0] * F.log_dg(w, analytic=an)
             return out
 
@@ -677,8 +640,8 @@ def _second_moment(F: _Fibre) -> arb:
     pa, pr = sp.Poly(F.a, x), sp.Poly(F.r, x)
     if pa.degree() > 1 or pr.degree() > 1:
         raise _NotHere
-    al, be = (_num(pa.coeff_monomial(x)), _num(pa.coeff_monomial(1)))
-    ga, de = (_num(pr.coeff_monomial(x)), _num(pr.coeff_monomial(1)))
+    al, be = (constant_ball(pa.coeff_monomial(x)), constant_ball(pa.coeff_monomial(1)))
+    ga, de = (constant_ball(pr.coeff_monomial(x)), constant_ball(pr.coeff_monomial(1)))
     x1, x2 = F.o.law.moments()
     s1, s2 = F.s.law.moments()
     aa = al * al * x2 + 2 * al * be * x1 + be * be
@@ -698,11 +661,11 @@ def _delta_bound(F: _Fibre) -> arb:
     o_cut = _truncated_ends(F.o.law, F.obox)
     s_cut = _truncated_ends(F.s.law, F.sbox)
     if not F.a.free_symbols:
-        a_min = abs(_num(F.a))
+        a_min = abs(constant_ball(F.a))
         s_tail = max([F.s.law.pdf(t).upper() for t in s_cut] + [arb(0)])
     else:
         poly = sp.Poly(F.a, x)
-        alpha, x_s = _num(poly.coeff_monomial(x)), -_num(poly.coeff_monomial(1) / poly.coeff_monomial(x))
+        alpha, x_s = constant_ball(poly.coeff_monomial(x)), -constant_ball(poly.coeff_monomial(1) / poly.coeff_monomial(x))
         a_min = min([abs(alpha) * abs(t - x_s) for t in o_cut] + [arb("inf")])
         s_tail = mo * eps / min([abs(t) for t in s_cut] + [arb("inf")])
     return s_tail + ms * eps / a_min
@@ -722,10 +685,6 @@ def _truncated_ends(law, box) -> list:
 def _sup_density(law, box) -> arb:
     lo, hi = arb(box[0]), arb(box[1])
     return abs(law.pdf(arb((lo + hi) / 2, ((hi - lo) / 2).upper()))).upper()
-
-
-def _num(e) -> arb:
-    return compile_expr(sp.sympify(e), [])()
 
 
 def fibre_entropy(system, acc: Accuracy):

@@ -38,10 +38,6 @@ from fstheory.theory.logistic_sum import incomplete_beta_between
 __all__ = ["closed_sum_cell", "pair_antiderivative"]
 
 
-def _num(e):
-    return compile_expr(sp.sympify(e), [])()
-
-
 def _exact(e):
     """A rational sympy number as a Fraction, else None."""
     from fractions import Fraction
@@ -170,6 +166,17 @@ def _in_strip(*ts) -> bool:
     return all(abs(acb(t).imag) < pi for t in ts)
 
 
+def _logistic_terms(parts, v, t_lo, t_hi):
+    """The sum over the pieces ``(c, A, C, rho)`` of
+    c e^(A v + C) int_{t_lo}^{t_hi} sigma'(t) e^(-rho t) dt (sigma the standard logistic cdf),
+    each integral an incomplete beta difference (:func:`incomplete_beta_between`)."""
+    total = acb(0)
+    for c, A, C, rho in parts:
+        pref = c * (ball(A) * v + ball(C)).exp()
+        total += pref * incomplete_beta_between(1 - rho, 1 + rho, t_lo, t_hi)
+    return total
+
+
 def _logistic_x(law: Logistic, ts, a, beta, gamma, lower, upper):
     """X logistic (mu, s), S with exponential pieces: f_S(s(x)) = c e^(r (v - beta x - gamma)/a);
     x = mu + s t gives c e^(r (v - gamma)/a) e^(B mu) int sigma'(t) e^(B s t) dt, B = -r beta/a."""
@@ -185,11 +192,7 @@ def _logistic_x(law: Logistic, ts, a, beta, gamma, lower, upper):
         t_lo, t_hi = (acb(lower(v)) - mu_b) / s_b, (acb(upper(v)) - mu_b) / s_b
         if not _in_strip(t_lo, t_hi):
             return acb("nan")
-        total = acb(0)
-        for c, A, C, rho in parts:
-            pref = c * (ball(A) * v + ball(C)).exp()
-            total += pref * incomplete_beta_between(1 - rho, 1 + rho, t_lo, t_hi)
-        return total
+        return _logistic_terms(parts, v, t_lo, t_hi)
 
     return value
 
@@ -214,11 +217,7 @@ def _logistic_s(law: Logistic, to, a, beta, gamma, lower, upper):
         t_lo, t_hi = (t_l, t_u) if increasing else (t_u, t_l)
         if not _in_strip(t_lo, t_hi):
             return acb("nan")
-        total = acb(0)
-        for c, A, C, rho in parts:
-            pref = c * (ball(A) * v + ball(C)).exp()
-            total += pref * incomplete_beta_between(1 - rho, 1 + rho, t_lo, t_hi)
-        return total
+        return _logistic_terms(parts, v, t_lo, t_hi)
 
     return value
 

@@ -60,9 +60,9 @@ from __future__ import annotations
 import sympy as sp
 from flint import acb, arb
 
-from fstheory.theory.arbexpr import compile_expr
-from fstheory.theory.balls import ball, xlogx
-from fstheory.theory.cells import CutSet
+from fstheory.theory.arbexpr import constant_ball
+from fstheory.theory.balls import ball, entropy_integrand, exact_rational
+from fstheory.theory.cells import ConstantEnd, CutSet
 from fstheory.theory.expectation import box_of, support_cuts
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import EVAL_LIMIT, QuadratureError, arb_integral, certified
@@ -76,37 +76,6 @@ INNER_EVAL_LIMIT = 20000
 
 class _NotHere(Exception):
     """The feature is not a product of two closed coordinates."""
-
-
-def _rat(x) -> sp.Rational:
-    from fractions import Fraction
-
-    if isinstance(x, Fraction):
-        return sp.Rational(x.numerator, x.denominator)
-    m, e = x.mid().man_exp()
-    return sp.Integer(int(m)) * sp.Integer(2) ** int(e)
-
-
-def _num(e) -> arb:
-    return compile_expr(sp.sympify(e), [])()
-
-
-class _Constant:
-    """A cell end that does not depend on u (a box end or kink of X)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __call__(self, *z):
-        return self.value
-
-
-def _xlogx(z, an):
-    if isinstance(z, acb) and not an and (z.real.contains(0) or z.real < 0):
-        return acb(xlogx(z.real))
-    return xlogx(z, an)
 
 
 def _sup_pdf(law, box, pieces: int = 32) -> arb:
@@ -180,8 +149,8 @@ class _Product:
         self.xbox, self.ybox = box_of(cx, acc), box_of(cy, acc)
         u = sp.Symbol("u_", real=True)
         cuts = [x, x**2 - u, x**2 + u]
-        cuts += support_cuts(cx) + [x - _rat(self.xbox[0]), x - _rat(self.xbox[1])]
-        ycuts = support_cuts(cy) + [y - _rat(self.ybox[0]), y - _rat(self.ybox[1])]
+        cuts += support_cuts(cx) + [x - exact_rational(self.xbox[0]), x - exact_rational(self.xbox[1])]
+        ycuts = support_cuts(cy) + [y - exact_rational(self.ybox[0]), y - exact_rational(self.ybox[1])]
         if q is not None:
             ycuts += [sp.sympify(cut) for cut in q.cuts()]
         for cut in ycuts:
@@ -190,7 +159,7 @@ class _Product:
         # the same cuts in (u, y): the cell ends of the variables y and ln|y| as analytic
         # functions of u (u / x_end(u) would lose the correlation of u and x_end on wide balls)
         xcuts = [y, y**2 - u, y**2 + u] + support_cuts(cy)
-        xcuts += [y - _rat(self.ybox[0]), y - _rat(self.ybox[1])]
+        xcuts += [y - exact_rational(self.ybox[0]), y - exact_rational(self.ybox[1])]
         for cut in cuts[3:]:
             xcuts.append(sp.numer(sp.together(sp.sympify(cut).subs(x, u / y))))
         if q is not None:
@@ -214,7 +183,7 @@ class _Product:
         roots = _branches(self.cutset, um, lo, hi)
         if roots is None:
             raise _NotHere  # a cut of degree > 2 in x
-        ends = [(lo, _Constant(lo), 0), *roots, (hi, _Constant(hi), 0)]
+        ends = [(lo, ConstantEnd(lo), 0), *roots, (hi, ConstantEnd(hi), 0)]
         out = []
         for (x0, lower, d0), (x1, upper, d1) in zip(ends, ends[1:]):
             if not x0 < x1:
@@ -226,7 +195,7 @@ class _Product:
             if self.cx.law.pdf(xm).is_zero() or self.cy.law.pdf(ym).is_zero():
                 continue
             for end in (lower, upper):
-                if isinstance(end, _Constant) and end.value.contains(0):
+                if isinstance(end, ConstantEnd) and end.value.contains(0):
                     raise _NotHere  # a cell reaching x = 0 at u != 0: not a product's fibre
             out.append((lower, upper, xm, x0, x1, d0, d1))
         return out
@@ -450,16 +419,6 @@ def _outer(P: _Product, with_class: bool, tol: arb):
     # (its share / 64, :func:`_piece`), times |ln f| + 1 for phi
     inner_tol = tol / (count * 64 * 1000)
 
-    def phi(parts, an):
-        if with_class:
-            G, G1, G0 = parts
-            out = _xlogx(G, an)
-            for part in (G1, G0):
-                if not part.is_zero():
-                    out -= _xlogx(part, an)
-            return out
-        return -_xlogx(parts[0], an)
-
     for sigma, pieces in jobs:
         def integrand_at(m, sigma=sigma):
             dens = P.densities_at(sigma * m.exp(), with_class, inner_tol)
@@ -472,7 +431,7 @@ def _outer(P: _Product, with_class: bool, tol: arb):
                     # enclose a square root at its branch point (a double root of a cut)
                     t = t.real
                 r = t.exp()
-                return r * phi(dens(sigma * r, acb(t)), an)
+                return r * entropy_integrand(dens(sigma * r, acb(t)), an)
             return g
 
         for a, b in pieces:
@@ -510,7 +469,7 @@ def log_product_entropy(system, acc: Accuracy):
         v, e = _outer(P, False, acc.tol)
     except _NotHere:
         return None
-    return v + abs(_num(P.c)).log(), arb((e + trunc).upper())
+    return v + abs(constant_ball(P.c)).log(), arb((e + trunc).upper())
 
 
 def log_product_class_average(system, q, acc: Accuracy):

@@ -68,7 +68,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, arb, ctx
 
-from fstheory.theory.balls import ball, xlogx
+from fstheory.theory.balls import ball, xlogx_density
 from fstheory.theory.laws import Uniform
 from fstheory.theory.quadrature import QuadratureError, certified
 from fstheory.theory.uniform_linear_pair import _frac, area, second_divided_difference, triangles
@@ -312,11 +312,6 @@ def _corner_area(tri, us, ls, size):
     return 2 * ball(size) * ball(umax / rest[0]), 1
 
 
-def _xlogx_at(x, an):
-    """x ln x on a complex ball, the real enclosure where it touches 0 (not analytic there)."""
-    if isinstance(x, acb) and not an and (x.real.contains(0) or x.real < 0):
-        return acb(xlogx(x.real))
-    return xlogx(x, an)
 
 
 class _LogRatio:
@@ -328,7 +323,7 @@ class _LogRatio:
 
     def _g(self, sigma, an):
         x = self.k * sigma
-        return x if self.mass else -_xlogx_at(x, an)
+        return x if self.mass else -xlogx_density(x, an)
 
     def chord(self, z, an, R, mu, lp, lq, parallel):
         return self._g(z, an) * mu * (lp + lq) / 2
@@ -387,7 +382,7 @@ class _InverseDifference:
             mean = lq.log(analytic=an) - 1
         else:
             mean = _mean_log(lp, lq, an)
-        return mu * (-_xlogx_at(k, an) + k * mean)
+        return mu * (-xlogx_density(k, an) + k * mean)
 
     def constant(self, rho, size, ls):
         """U = rho L on the cell, f = k / L with k = kappa (rho - 1) / rho: by Hermite-Genocchi
