@@ -56,6 +56,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import gaussian_projection as gp
 from fstheory.theory import normal_fibre as nf
 from fstheory.theory import sign_fold as sf
 from fstheory.theory import sufficiency as suff
@@ -267,10 +268,20 @@ class JointStructure:
         L = self.labels
         exprs = [self.exprs[i] for i in rest]
         form = suff.sufficient_form(exprs, self.event, self.laws)
-        if form is None:
-            return None
-        why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
-               "them (the class's other variables are independent of them)")
+        if form is not None:
+            why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
+                   "them (the class's other variables are independent of them)")
+        else:
+            form = gp.projection(exprs, self.event, self.laws)
+            if form is None:
+                return None
+            if form == 0:
+                return SetDerivation("zero", tuple(rest), f"{_join(L[i] for i in rest)} are "
+                                     "jointly normal with the class form's normal part and "
+                                     "uncorrelated with it: independent of the class")
+            why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, their linear "
+                   "projection of the class form (jointly normal; the rest is independent of "
+                   "them)")
         laws = det.LawsByContent(self.laws)
         vars_l = det.bases(form, self.laws)
         for j, e in enumerate(self.exprs):
