@@ -211,6 +211,9 @@ class JointStructure:
         if len(rest) < len(S):
             notes.append(f"{_join(L[i] for i in S if i not in rest)} constant at these parameters")
         dropped = self.independent_of_rest(rest)
+        if not dropped and len(rest) > 1:
+            found = gp.uncorrelated_features([self.exprs[i] for i in rest], self.event, self.laws)
+            dropped = frozenset(rest[p] for p in found[:1])  # one at a time: the others change
         if dropped:
             rest = [i for i in rest if i not in dropped]
             notes.append(f"{_join(L[i] for i in sorted(dropped))} independent of the class and of "

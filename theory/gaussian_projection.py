@@ -52,7 +52,7 @@ from fstheory.theory import determination as det
 from fstheory.theory.law_algebra import linear_parts
 from fstheory.theory.laws import Normal
 
-__all__ = ["projection"]
+__all__ = ["projection", "uncorrelated_features"]
 
 
 def _split(form: sp.Expr, laws) -> tuple[dict, set] | None:
@@ -112,3 +112,63 @@ def projection(exprs, event: det.ClassEvent, laws) -> sp.Expr | None:
         return sp.Integer(0)
     t = (c.T * A * sp.Matrix(normals))[0]
     return sp.expand(t)
+
+
+def uncorrelated_features(exprs, event: det.ClassEvent, laws) -> list[int]:
+    """Indices i of the features V_i that are independent of the class and of the other
+    features because they are uncorrelated with them inside a jointly normal vector: V_i affine
+    in normal variables with numeric coefficients, Cov(V_i, G) = 0 for the class form's normal
+    part G (module docstring), and Cov(V_i, u) = 0 for every normal variable u of the form's
+    other part M and of the other features. Then V_i is independent of the normal vector
+    (G, u...) (jointly normal and uncorrelated), and of every non-normal variable (independent
+    base variables), so of (C, V_j for j != i): MI(C; V_S) = MI(C; V_S without V_i).
+
+    >>> import sympy as sp
+    >>> from fstheory.theory.laws import Normal
+    >>> from fstheory.theory.determination import ClassEvent
+    >>> X, Y, Z = sp.symbols("X Y Z", real=True)
+    >>> laws = {v: Normal(0, 1) for v in (X, Y, Z)}
+    >>> uncorrelated_features([X - Z, Y**2], ClassEvent(X + Y / 2 + Z, 0), laws)
+    [0]
+    >>> uncorrelated_features([X - Z, Z**2], ClassEvent(X + Y / 2 + Z, 0), laws)
+    []
+    """
+    exprs = [sp.expand(sp.sympify(e)) for e in exprs]
+    form = sp.sympify(event.expr) - sp.sympify(event.threshold)
+    G, M = _split(form, laws)
+    found = []
+    for i, e in enumerate(exprs):
+        mine = det.bases(e, laws)
+        if not mine or not all(isinstance(laws[v], Normal) for v in mine) or mine & M:
+            continue
+        others = set(M).union(*(det.bases(f, laws) for j, f in enumerate(exprs) if j != i))
+        normals = sorted(mine | set(G) | {u for u in others if isinstance(laws[u], Normal)},
+                         key=str)
+        var = _variances(normals, laws)
+        parts = linear_parts(e, normals)
+        if var is None or parts is None or not all(_exact(c) for c in parts[0].values()):
+            continue
+        a = parts[0]
+        if _cov(a, G, var) == 0 and all(_cov(a, {u: 1}, var) == 0 for u in others if u in var):
+            found.append(i)
+    return found
+
+
+def _cov(a: dict, b: dict, var: dict) -> sp.Expr:
+    """Cov(a . N, b . N) for independent normal N of variances ``var``."""
+    return sp.simplify(sum(a.get(v, 0) * b.get(v, 0) * s for v, s in var.items()))
+
+
+def _exact(c) -> bool:
+    c = sp.sympify(c)
+    return bool(c.is_number) and not c.has(sp.Float)
+
+
+def _variances(normals, laws) -> dict | None:
+    var = {}
+    for v in normals:
+        s = sp.sympify(laws[v].params[1])
+        if not _exact(s):
+            return None
+        var[v] = s**2
+    return var

@@ -87,3 +87,41 @@ def test_an_uncorrelated_feature_leaves_the_other_alone():
     st_ = joint_structure(load_scenario_file(DATA / "gaussian_projection" / "iid.toml").bind())
     d = st_.mi_class_set((1, 2))  # {X - Z, Y}: X - Z is independent of (X + Z, Y)
     assert d.kind == "single" and d.reduced == (2,)
+
+
+def test_an_uncorrelated_feature_is_dropped_before_a_fold():
+    from fstheory.theory.gaussian_projection import uncorrelated_features
+
+    laws = {X: Normal(0, 1), Y: Normal(0, 1), Z: Normal(0, 1), U: Exponential(1)}
+    event = ClassEvent(X + Y / 2 + Z - sp.Rational(1, 2), 0)
+    assert uncorrelated_features([X - Z, Y**2], event, laws) == [0]
+    assert uncorrelated_features([X - Z, abs(Z)], event, laws) == []  # X - Z sees Z
+    assert uncorrelated_features([X - Z, Y**2], ClassEvent(X + Y / 2 + Z + Z**2, 0), laws) == []
+    assert uncorrelated_features([X - Z, U], ClassEvent(X + Z + U, 0), laws) == [0]
+    assert uncorrelated_features([X - 2 * Z, Y**2], event, laws) == []  # Cov with G = -1
+
+
+def _conditional_probability(d, r):
+    """P(C = 1 | X - Z = d, |Y| = r) for i.i.d. N(0, 1) X, Y, Z and C = 1{X + Y/2 + Z >= 1/2},
+    by integrating along the fibre {(x, +-r, x - d)} (mpmath at the current precision)."""
+    w = lambda x: mpmath.npdf(x) * mpmath.npdf(x - d)  # noqa: E731
+    norm = mpmath.quad(w, [-mpmath.inf, d / 2, mpmath.inf])
+    total = 0
+    for y in (r, -r):
+        edge = (mpmath.mpf(1) / 2 + d - y / 2) / 2  # x + y/2 + (x - d) >= 1/2
+        total += mpmath.quad(w, [edge, mpmath.inf]) / 2
+    return total / norm
+
+
+def test_the_fold_pair_does_not_depend_on_the_uncorrelated_feature():
+    """{X - Z, Y^2} is MI(C, Y^2): P(C = 1 | X - Z = d, |Y| = r) is the same at every d."""
+    bound = load_scenario_file(DATA / "gaussian_projection" / "fold.toml").bind()
+    d = joint_structure(bound).mi_class_set((0, 1))
+    assert d.kind == "single" and d.reduced == (1,)
+    with mpmath.workdps(30):
+        for r in (mpmath.mpf("0.3"), mpmath.mpf(2)):
+            ps = [_conditional_probability(mpmath.mpf(x), r) for x in ("-1.5", "0", "2.25")]
+            assert max(ps) - min(ps) < mpmath.mpf(10) ** -25
+            # and it is P(C = 1 | |Y| = r): X + Z ~ N(0, 2)
+            ref = sum(mpmath.ncdf((y / 2 - mpmath.mpf(1) / 2) / mpmath.sqrt(2)) for y in (r, -r)) / 2
+            assert abs(ps[0] - ref) < mpmath.mpf(10) ** -25
