@@ -19,11 +19,14 @@ identities that hold in the extended reals wherever their hypotheses hold:
 
 MI(C; V_S) for a set (:meth:`JointStructure.mi_class_set`) is reduced first, each step a proven
 fact of :mod:`fstheory.theory.determination`: drop constant features and features independent of
-the class and of the rest; drop a feature that is a function of the others; then it is H(C) if
+the class and of the rest (no common base variable, or a linear feature of normal variables
+uncorrelated with them: :func:`fstheory.theory.gaussian_projection.uncorrelated_features`); drop a feature that is a function of the others; then it is H(C) if
 the class is a function of what is left, 0 if a class-swapping map fixes it, MI(C, V) of the one
 feature left, MI(C, L) when the features reveal the class's part L of their base variables and
 the class's other variables are independent of them (:mod:`fstheory.theory.sufficiency`; MI(C, V_j)
-when L is a one-to-one function of a feature V_j), ``H(C) - ln 2 * P(C != C o tau)`` for a
+when L is a one-to-one function of a feature V_j), MI(C, T) for linear features of normal
+variables and T the projection of the class form's normal part on them
+(:mod:`fstheory.theory.gaussian_projection`), ``H(C) - ln 2 * P(C != C o tau)`` for a
 two-point fiber, and else the numerical route. Two sets with the same derivation key have equal MI exactly (used for ties and for
 relevance).
 
