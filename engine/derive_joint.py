@@ -19,11 +19,14 @@ identities that hold in the extended reals wherever their hypotheses hold:
 
 MI(C; V_S) for a set (:meth:`JointStructure.mi_class_set`) is reduced first, each step a proven
 fact of :mod:`fstheory.theory.determination`: drop constant features and features independent of
-the class and of the rest; drop a feature that is a function of the others; then it is H(C) if
+the class and of the rest (no common base variable, or a linear feature of normal variables
+uncorrelated with them: :func:`fstheory.theory.gaussian_projection.uncorrelated_features`); drop a feature that is a function of the others; then it is H(C) if
 the class is a function of what is left, 0 if a class-swapping map fixes it, MI(C, V) of the one
 feature left, MI(C, L) when the features reveal the class's part L of their base variables and
 the class's other variables are independent of them (:mod:`fstheory.theory.sufficiency`; MI(C, V_j)
-when L is a one-to-one function of a feature V_j), ``H(C) - ln 2 * P(C != C o tau)`` for a
+when L is a one-to-one function of a feature V_j), MI(C, T) for linear features of normal
+variables and T the projection of the class form's normal part on them
+(:mod:`fstheory.theory.gaussian_projection`), ``H(C) - ln 2 * P(C != C o tau)`` for a
 two-point fiber, and else the numerical route. Two sets with the same derivation key have equal MI exactly (used for ties and for
 relevance).
 
@@ -56,6 +59,7 @@ import sympy as sp
 
 from fstheory.scenarios.declaration import BoundScenario
 from fstheory.theory import determination as det
+from fstheory.theory import gaussian_projection as gp
 from fstheory.theory import normal_fibre as nf
 from fstheory.theory import sign_fold as sf
 from fstheory.theory import sufficiency as suff
@@ -210,6 +214,9 @@ class JointStructure:
         if len(rest) < len(S):
             notes.append(f"{_join(L[i] for i in S if i not in rest)} constant at these parameters")
         dropped = self.independent_of_rest(rest)
+        if not dropped and len(rest) > 1:
+            found = gp.uncorrelated_features([self.exprs[i] for i in rest], self.event, self.laws)
+            dropped = frozenset(rest[p] for p in found[:1])  # one at a time: the others change
         if dropped:
             rest = [i for i in rest if i not in dropped]
             notes.append(f"{_join(L[i] for i in sorted(dropped))} independent of the class and of "
@@ -267,10 +274,20 @@ class JointStructure:
         L = self.labels
         exprs = [self.exprs[i] for i in rest]
         form = suff.sufficient_form(exprs, self.event, self.laws)
-        if form is None:
-            return None
-        why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
-               "them (the class's other variables are independent of them)")
+        if form is not None:
+            why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, a function of "
+                   "them (the class's other variables are independent of them)")
+        else:
+            form = gp.projection(exprs, self.event, self.laws)
+            if form is None:
+                return None
+            if form == 0:
+                return SetDerivation("zero", tuple(rest), f"{_join(L[i] for i in rest)} are "
+                                     "jointly normal with the class form's normal part and "
+                                     "uncorrelated with it: independent of the class")
+            why = (f"C depends on {_join(L[i] for i in rest)} only through {form}, their linear "
+                   "projection of the class form (jointly normal; the rest is independent of "
+                   "them)")
         laws = det.LawsByContent(self.laws)
         vars_l = det.bases(form, self.laws)
         for j, e in enumerate(self.exprs):

@@ -5,7 +5,8 @@ and a pair of selected features.
 Each value is obtained as :func:`fstheory.engine.derive_joint.JointStructure.mi_class_set`
 derives it (every step a proven fact of :mod:`fstheory.theory.determination`):
 
-* drop the features that are constant, those independent of the class and of the others, and
+* drop the features that are constant, those independent of the class and of the others (no
+  common base variable, or a linear normal feature uncorrelated with them), and
   every feature that is a function of the others left (it adds nothing: MI(C; S) = MI(C; S minus
   that feature));
 * then 0 (no feature left, or a law-preserving map that fixes the features and swaps the
@@ -13,7 +14,8 @@ derives it (every step a proven fact of :mod:`fstheory.theory.determination`):
   MI(C, V) of the one feature left, H(C) - ln 2 * P(C != C o tau) for a set that reveals the
   base variables up to an involution tau (two-point fibres, including the integral over
   directions of :mod:`fstheory.theory.two_point_fibre`); MI(C, L) of one sufficient statistic L
-  (:mod:`fstheory.theory.sufficiency`); for uniform laws and a fibre that is a line,
+  (:mod:`fstheory.theory.sufficiency`), or the projection of the class form on linear features
+  of normal variables (:mod:`fstheory.theory.gaussian_projection`); for uniform laws and a fibre that is a line,
   H(C) - E[H_b] by exact cells and one certified integral per strip
   (:mod:`fstheory.theory.uniform_line`); H(C) - ln 2 P(|L| < |a||Y - m|) when the features
   reveal all the class uses but the sign of a symmetric Y (:mod:`fstheory.theory.sign_fold`);
