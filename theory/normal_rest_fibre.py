@@ -33,7 +33,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from flint import acb, acb_series, arb
+from flint import acb, acb_series, arb, ctx
 
 from fstheory.theory.balls import ball, xlogx
 from fstheory.theory.law1d import Normal, PELaw
@@ -83,10 +83,10 @@ def _erfcx(z):
         m = acb(z.real.mid(), z.imag.mid())
     else:
         m = arb(z.mid())
+    if (isinstance(z, acb) and max(z.real.rad(), z.imag.rad()) < TAYLOR_FROM) or \
+            (not isinstance(z, acb) and z.rad() < TAYLOR_FROM):
+        return (z * z).exp() * z.erfc()  # a node: the product's blow-up of a tiny radius is harmless
     at_m = (m * m).exp() * m.erfc()
-    if (isinstance(z, acb) and z.real.rad().is_zero() and z.imag.rad().is_zero()) or \
-            (not isinstance(z, acb) and z.rad().is_zero()):
-        return at_m
     crude = (z * z).exp() * z.erfc()
     return at_m + (z - m) * (2 * z * crude - 2 / arb.pi().sqrt())
 
@@ -101,15 +101,20 @@ def _mills(t):
 class _End:
     """A cell end y = e0 + e1 v (Fractions), or an infinite end (``inf`` = +1 or -1)."""
 
-    __slots__ = ("e0", "e1", "inf")
+    __slots__ = ("e0", "e1", "inf", "_balls")
 
     def __init__(self, e0=Fraction(0), e1=Fraction(0), inf=0):
         self.e0, self.e1, self.inf = Fraction(e0), Fraction(e1), inf
+        self._balls = (None, None, None)
 
     def at(self, v):
         if isinstance(v, Fraction):
             return self.e0 + self.e1 * v
-        return ball(self.e0) + ball(self.e1) * v
+        prec, b0, b1 = self._balls
+        if prec != ctx.prec:
+            prec, b0, b1 = ctx.prec, ball(self.e0), ball(self.e1)
+            self._balls = (prec, b0, b1)
+        return b0 + b1 * v if self.e1 else b0
 
 
 def _antiderivative(rho: Fraction, alpha, beta, beta_zero: bool, end: _End, v, comp: bool,
@@ -234,9 +239,8 @@ def _densities(data, cells):
         z = acb(v)
         m = acb(z.real.mid(), z.imag.mid())
         vm = z.real.mid()
-        if z.real.rad().is_zero() and z.imag.rad().is_zero():
-            out = series_at(v, vm)
-            return out
+        if max(z.real.rad(), z.imag.rad()) < TAYLOR_FROM:
+            return series_at(v, vm)  # a quadrature node: the blow-up of a tiny radius is harmless
         n = TAYLOR_ORDER
         at_m = series_at(acb_series([m, 1], n), vm)
         wide = series_at(acb_series([z, 1], n + 1), vm)
@@ -258,6 +262,8 @@ def _densities(data, cells):
 
 #: order of the Taylor models of the class parts on wide balls
 TAYLOR_ORDER = 4
+#: radius of a ball from which the Taylor model is used
+TAYLOR_FROM = arb(2) ** -20
 #: longest run whose class parts are bounded at once, and real balls per run
 RUN_WIDTH = 1
 RUN_BALLS = 16
