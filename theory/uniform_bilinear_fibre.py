@@ -43,7 +43,9 @@ __all__ = ["uniform_bilinear_class_average"]
 
 
 def _frac(e) -> Fraction | None:
-    e = sp.nsimplify(e) if not isinstance(e, sp.Rational) else e
+    """An exact rational coefficient as a Fraction; None for anything else (a Float is not
+    guessed: the route then leaves the quantity to the others)."""
+    e = sp.sympify(e)
     if not e.is_Rational:
         return None
     return Fraction(int(e.p), int(e.q))
