@@ -314,6 +314,24 @@ def _negligible(dens, lo: Fraction, hi: Fraction, allowed):
     return arb(best.upper())
 
 
+def _mixed_entropy(f1, f0, an):
+    """f ln f - f1 ln f1 - f0 ln f0 (f = f1 + f0), written f_s ln(f/f_s) + f_b ln(1 + f_s/f_b)
+    with f_s the smaller part at the ball's midpoint: where f_s << f_b the three terms of
+    order f_b ln f_b cancel to order f_s, and on a wide ball their enclosures do not; both
+    forms are the same analytic function. The direct form where a ball reaches 0."""
+    small, big = (f1, f0) if abs(acb(f1).mid()) <= abs(acb(f0).mid()) else (f0, f1)
+    ratio = small / big
+    total = small + big
+    if isinstance(ratio, acb):
+        if not an and (small.real.contains(0) or big.real.contains(0)):
+            return _xlogx(total, an) - _xlogx(f1, an) - _xlogx(f0, an)
+        return small * (total / small).log(analytic=an) + big * ratio.log1p()  \
+            if an is False or (ratio.real > -1) else acb("nan")
+    if small.contains(0) or big.contains(0) or small < 0 or big < 0:
+        return _xlogx(total, an) - _xlogx(f1, an) - _xlogx(f0, an)
+    return small * (total / small).log() + big * ratio.log1p()
+
+
 def _xlogx(z, an):
     if isinstance(z, acb) and not an and (z.real.contains(0) or z.real < 0):
         return acb(xlogx(z.real))
@@ -345,7 +363,7 @@ def normal_rest_class_average(system, acc):
             if isinstance(v, acb) and not an and v.imag.is_zero():
                 v = v.real
             f1, f0 = dens(v)
-            return _xlogx(f1 + f0, an) - _xlogx(f1, an) - _xlogx(f0, an)
+            return _mixed_entropy(f1, f0, an)
 
         for lo, hi, bound in _runs(dens, va, vb, tol / 4):
             if bound is not None:
