@@ -515,6 +515,14 @@ class NumericRoute:
             raise NumericUnsupported(
                 f"the {len(exprs)} features depend on {len(system.coords)} independent coordinates "
                 "(a fibre integral inside a multi-dimensional one: out of the work budget)")
+        got = _uniform_bilinear(system, self.laws, acc)
+        if got is not None:
+            return got[0], got[1], ("E[H_b(P(C=1|V))], uniform fibre in closed cells, certified "
+                                    "quadrature"), True
+        got = _normal_rest(system, acc)
+        if got is not None:
+            return got[0], got[1], ("E[H_b(P(C=1|V))], fibre with a normal rest in closed cells, "
+                                    "certified quadrature"), True
         gauss = gaussian_class_average(system, acc)
         if gauss is None and CERTIFIED_NESTED:
             gauss = rotated_normal_class_average(system, acc)
@@ -579,6 +587,36 @@ def _product_entropy(expr, laws, acc):
     except QuadratureTimeout:
         raise
     except QuadratureError:
+        return None
+
+
+def _uniform_bilinear(system, laws, acc):
+    """:func:`fstheory.theory.uniform_bilinear_fibre.uniform_bilinear_class_average`, or None
+    where it does not apply or does not converge."""
+    if not CERTIFIED_NESTED:
+        return None
+    from fstheory.theory.uniform_bilinear_fibre import uniform_bilinear_class_average
+
+    try:
+        return uniform_bilinear_class_average(system, laws, acc)
+    except QuadratureTimeout:
+        raise
+    except QuadratureError:
+        return None
+
+
+def _normal_rest(system, acc):
+    """:func:`fstheory.theory.normal_rest_fibre.normal_rest_class_average`, or None where it
+    does not apply or does not converge."""
+    if not CERTIFIED_NESTED:
+        return None
+    from fstheory.theory.normal_rest_fibre import normal_rest_class_average
+
+    try:
+        return normal_rest_class_average(system, acc)
+    except QuadratureTimeout:
+        raise
+    except (QuadratureError, ArithmeticError):
         return None
 
 
