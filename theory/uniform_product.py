@@ -30,6 +30,21 @@ rigorous ``acb.integral`` piece by piece (:func:`fstheory.theory.quadrature.arb_
 end cannot be enclosed (at a double root, a piece's end) the non-analytic enclosure of the
 integrand is 0 <= F H_b(F_1 / F) <= F ln 2, F from the support cells alone.
 
+Which root is which: the real roots of a cut at the ball's real centre w0 are found by Newton's
+iteration from the last ones and each proved unique in a disjoint ball (Krawczyk at w0); their
+number is constant on a piece, so as many balls are all of them, in increasing order (else
+arb's root finder). The order of the ends of different cuts, and the polynomial of each cell,
+are decided once per piece at a real point (at higher precision where two ends are closer than
+the working precision: a cut through a box corner, r04's ellipse and y = 1). Ends of the order
+of w (y = w/x near a box end) are computed as x = w xi, xi a root of numer(g(w xi, w)) / w^e,
+and a cell between two of them as ln(xi_2 / xi_1): on the balls of w near 0, wide relative to
+|w|, the roots in x cannot be enclosed and their ratio would be lost.
+
+Declined: a rest-type class probability whose cut is tangent to the fibres inside the range
+(r09's X + k Y + Z >= 1): the class density vanishes there as |w - w0|^(3/2) and its ball
+enclosure, a difference of powers of the ends, is wider than its value unless the balls of w
+shrink faster than |w - w0|^(5/4) (arb then exceeds any reasonable budget).
+
 Class probabilities handled (:class:`fstheory.theory.coordinates.System` fields): an indicator
 1{form(x, y) >= 0} (no rest); ``form + R >= 0`` with a rest R of piecewise polynomial law:
 q_1 = sf_R(-form), q_0 = cdf_R(-form); one remaining variable Z of piecewise polynomial law
