@@ -351,7 +351,10 @@ class _Product:
             raise _NotHere
         cx, cy = system.coords
         x, y = cx.symbol, cy.symbol
-        f = sp.Poly(sp.expand(system.features[0]), x, y)
+        feature = sp.expand(system.features[0])
+        if not feature.is_polynomial(x, y):
+            raise _NotHere
+        f = sp.Poly(feature, x, y)
         if set(f.monoms()) - {(1, 1), (0, 0)} or f.coeff_monomial(x * y) == 0:
             raise _NotHere
         if not (_polynomial_law(cx.law) and _polynomial_law(cy.law)):
@@ -620,7 +623,7 @@ def uniform_product_class_average(system, acc: Accuracy):
     (module docstring), or None when the system is not of that kind."""
     try:
         P = _Product(system, acc)
-    except _NotHere:
+    except (_NotHere, sp.PolynomialError):
         return None
     tol = acc.tol
     pts = P.breaks()
