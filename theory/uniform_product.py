@@ -574,7 +574,7 @@ def _band(P: _Product, tol: arb):
     while True:
         delta = arb(2) ** -k
         bound = arb(2).log() * 2 * P.mx * P.my * delta * ((b / delta).log() + 1)
-        if bound < tol:
+        if delta < b and bound < tol:  # the bound integrates ln(B/|w|) >= 0: delta <= B
             return delta, arb(bound.upper())
         k += 4
 

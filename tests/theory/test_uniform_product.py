@@ -95,3 +95,19 @@ def test_numeric_route_uses_it():
         hc = route.class_entropy()
         assert got.certified and "closed-form fibres" in got.method
         assert abs(got.value - (hc.value - mpmath.mpf(REFERENCE["r05 k=1/2"]))) < mpmath.mpf(10) ** -25
+
+
+def test_small_boxes_scale_out():
+    """X, Y ~ Unif(0, 1/100), C = 1{20000 X Y + Z/2 >= 1/2} is the unit-box class
+    1{2 X' Y' + Z/2 >= 1/2} of X' = 100 X, Y' = 100 Y: the same MI (the band near w = 0 is
+    bounded with delta below the range of W = X Y, here 10^-4)."""
+    k = Q(1, 2)
+    small = NumericRoute({X: Uniform(0, Q(1, 100)), Y: Uniform(0, Q(1, 100)), Z: Uniform(0, 1)},
+                         Rule(20000 * X * Y + k * Z - k))
+    unit = NumericRoute({X: Uniform(0, 1), Y: Uniform(0, 1), Z: Uniform(0, 1)},
+                        Rule(2 * X * Y + k * Z - k))
+    with mpmath.workdps(20):
+        a, b = small.mi_class(X * Y), unit.mi_class(X * Y)
+        assert a.certified and b.certified
+        assert abs(a.value - b.value) < mpmath.mpf(10) ** -15
+        assert abs(a.value - b.value) <= a.error + b.error
