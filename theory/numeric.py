@@ -515,6 +515,11 @@ class NumericRoute:
             raise NumericUnsupported(
                 f"the {len(exprs)} features depend on {len(system.coords)} independent coordinates "
                 "(a fibre integral inside a multi-dimensional one: out of the work budget)")
+        if len(system.coords) == 2 and CERTIFIED_NESTED:
+            got = _uniform_product(system, acc)
+            if got is not None:
+                return got[0], got[1], ("E[H_b(P(C=1|V))], closed-form fibres of a product of "
+                                        "piecewise polynomial laws, certified quadrature"), True
         got = _uniform_bilinear(system, self.laws, acc)
         if got is not None:
             return got[0], got[1], ("E[H_b(P(C=1|V))], uniform fibre in closed cells, certified "
@@ -620,6 +625,22 @@ def _normal_rest(system, acc):
         return None
 
 
+def _uniform_product(system, acc):
+    """E[H_b] of c X Y + e for piecewise polynomial laws (:mod:`fstheory.theory.uniform_product`),
+    or None where it does not apply or does not converge within its share of the work."""
+    from fstheory.theory.uniform_product import uniform_product_class_average
+
+    with work_limit(UNIFORM_PRODUCT_EVALUATIONS) as budget:
+        try:
+            return uniform_product_class_average(system, acc)
+        except QuadratureTimeout:
+            if budget[0] >= 0:
+                raise
+        except (QuadratureError, UnsupportedExpression, SymbolicTimeout):
+            pass
+    return None
+
+
 def _log_product(compute):
     """A product's route through ln|X Y| (:mod:`fstheory.theory.log_product`), tried after the
     fibre routes (it is slower where both converge), or None where it does not apply or does
@@ -650,6 +671,9 @@ def _certified_fibre(compute):
     return None
 
 
+#: work the closed-form fibres of a product of uniform laws may spend before the other routes
+#: take over
+UNIFORM_PRODUCT_EVALUATIONS = 150_000
 #: work the certified fibre integrals may spend before the estimated route takes over
 FIBRE_EVALUATIONS = 1_000_000
 #: work the certified cubature of a pair's branch entropy E[H(branch | V1, V2)] may spend (the
