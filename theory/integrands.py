@@ -461,7 +461,8 @@ def class_mixture(system, maps, jac, q) -> Integrand:
             return _first_finite(_mixture_branch(W, q, m), _direct_mixture_branch(W, q, m))
 
         def constant(m):
-            if single or q.rest is not None:
+            # only an indicator rule (no rest, no remaining variable) is constant on a cell
+            if single or q.rest is not None or q.remaining:
                 return None
             R = LogRatios(W, m)
             if not R.constant:

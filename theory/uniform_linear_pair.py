@@ -65,13 +65,15 @@ from fstheory.theory.balls import ball
 from fstheory.theory.laws import Uniform
 
 __all__ = ["uniform_linear_pair_entropy", "uniform_square_pair_entropy", "pair_density", "pieces",
-           "triangles", "area", "second_divided_difference"]
+           "triangles", "area", "second_divided_difference", "exact_fraction"]
 
 #: most absolute values in a pair (2^m sign pieces)
 MAX_FOLDS = 3
 
 
-def _frac(x) -> Fraction | None:
+def exact_fraction(x) -> Fraction | None:
+    """A sympy rational, or the exact binary value a Float holds, as a Fraction; None for
+    anything else (a symbol, an irrational constant)."""
     x = sp.sympify(x)
     if x.is_Rational:
         return Fraction(int(x.p), int(x.q))
@@ -89,8 +91,8 @@ def _affine(e, syms):
         return None
     if poly.total_degree() > 1:
         return None
-    coefs = [_frac(poly.coeff_monomial(s)) for s in syms]
-    const = _frac(poly.coeff_monomial(1))
+    coefs = [exact_fraction(poly.coeff_monomial(s)) for s in syms]
+    const = exact_fraction(poly.coeff_monomial(1))
     if const is None or any(c is None for c in coefs):
         return None
     return coefs, const
@@ -210,7 +212,7 @@ def pieces(exprs, laws: dict):
                   key=sp.default_sort_key)
     if len(syms) != 3 or any(not isinstance(laws[s], Uniform) for s in syms):
         return None
-    box = [tuple(_frac(p) for p in laws[s].params) for s in syms]
+    box = [tuple(exact_fraction(p) for p in laws[s].params) for s in syms]
     if any(p is None for lh in box for p in lh):
         return None
     parsed = [_parse(e, syms) for e in exprs]
@@ -395,7 +397,7 @@ def _square(e, syms):
         return None
     if poly.degree() != 2:
         return None
-    k, b = _frac(poly.coeff_monomial(x ** 2)), _frac(poly.coeff_monomial(x))
+    k, b = exact_fraction(poly.coeff_monomial(x ** 2)), exact_fraction(poly.coeff_monomial(x))
     if k is None or b is None or poly.free_symbols - {x}:
         return None
     return x, k, -b / (2 * k)
@@ -425,7 +427,7 @@ def uniform_square_pair_entropy(exprs, laws: dict):
         inner = uniform_linear_pair_entropy((fold, exprs[1 - i]), laws)
         if inner is None:
             return None
-        lo, hi = (_frac(p) for p in laws[x].params)
+        lo, hi = (exact_fraction(p) for p in laws[x].params)
         if lo is None or hi is None:
             return None
         value = inner[0] + ball(2 * abs(k)).log() + _expected_log_abs(lo - x0, hi - x0)

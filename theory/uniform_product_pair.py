@@ -71,7 +71,7 @@ from flint import acb, arb, ctx
 from fstheory.theory.balls import ball, xlogx_density
 from fstheory.theory.laws import Uniform
 from fstheory.theory.quadrature import QuadratureError, certified
-from fstheory.theory.uniform_linear_pair import _frac, area, second_divided_difference, triangles
+from fstheory.theory.uniform_linear_pair import area, exact_fraction, second_divided_difference, triangles
 
 __all__ = ["uniform_product_pair_entropy"]
 
@@ -84,7 +84,7 @@ def _form(e, syms):
         return None
     out = {}
     for monom, coef in poly.terms():
-        q = _frac(coef)
+        q = exact_fraction(coef)
         if q is None:
             return None
         out[monom] = q
@@ -156,7 +156,7 @@ def _parse(exprs, laws):
                   key=sp.default_sort_key)
     if len(syms) != 3 or any(not isinstance(laws[s], Uniform) for s in syms):
         return None
-    box = {s: tuple(_frac(p) for p in laws[s].params) for s in syms}
+    box = {s: tuple(exact_fraction(p) for p in laws[s].params) for s in syms}
     if any(p is None for lh in box.values() for p in lh):
         return None
     forms = [_form(e, syms) for e in exprs]

@@ -235,3 +235,19 @@ def test_a_cut_that_is_no_polynomial_is_refused_not_crossed():
         for compute in (lambda: route.mi_class(Y + sp.sqrt(X)), lambda: route.entropy(Y + sp.sqrt(X))):
             with pytest.raises(NumericUnsupported, match="no polynomial's zero set"):
                 compute()
+
+
+def test_a_set_whose_class_keeps_a_remaining_variable_is_not_taken_as_an_indicator():
+    """C = 1{X Y + Z/2 >= 1/2}, X, Y, Z ~ U(0, 1), the set {Y, (X - 1/2)^2}: its class
+    probability given the coordinates integrates out a remaining variable, so it is no
+    indicator and the certified expectation may not take the constant-on-a-cell shortcut of
+    indicator rules (it evaluated the rule's form at the coordinates alone: an IndexError that
+    stopped JMI on a researcher file). The route now spends its budget and refuses; it never
+    fails internally."""
+    from fstheory.theory.numeric_pieces import NumericUnsupported
+
+    route = NumericRoute({X: Uniform(0, 1), Y: Uniform(0, 1), Z: Uniform(0, 1)},
+                         Rule(X * Y + Z / 2 - sp.Rational(1, 2)), evaluations=20_000)
+    with mpmath.workdps(20):
+        with pytest.raises(NumericUnsupported, match="budget"):
+            route.mi_class_set((Y, (X - sp.Rational(1, 2)) ** 2))
