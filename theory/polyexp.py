@@ -103,6 +103,29 @@ def _at_shift(anti: list, g: Fraction, shift: Fraction) -> Terms:
     return out
 
 
+#: degree (exclusive) of the Taylor polynomials of e^(r y) near a piece's end
+SERIES_ORDER = 8
+
+
+def exp_tail(w, n: int):
+    """``e^w - sum_(j<n) w^j/j!`` for |w| <= 1/2 (arb or acb): ``w^n sum_j w^j/(j+n)!``,
+    truncated where the next term is below 2^-(prec+10), with the tail bounded by twice that
+    term (the ratio of the terms is at most 1/2)."""
+    size = abs(w).upper()
+    total, term = w * 0, w * 0 + arb(1) / factorial(n)
+    j = 0
+    bound = arb(1) / factorial(n)
+    limit = arb(2) ** -(ctx.prec + 10)
+    while not bound <= limit:
+        total += term
+        j += 1
+        term = term * w / (j + n)
+        bound = bound * size / (j + n)
+    err = arb(0, (2 * bound).upper())
+    total += acb(err, err) if isinstance(total, acb) else err
+    return ipow(w, n) * total
+
+
 @dataclass
 class Piece:
     """One piece: ``terms`` in the absolute variable x; evaluation uses the same function
@@ -142,10 +165,60 @@ class Piece:
             self._local[i] = [(k, ball(r) if r != 0 else None, c) for (k, r), c in out.items()]
         return self._local[i]
 
+    def series_terms(self, i: int):
+        """(a, rest): the local terms about the i-th end with each e^(r y) written as its
+        Taylor polynomial of degree < :data:`SERIES_ORDER` plus ``E(r y)`` (the series' tail,
+        :func:`exp_tail`): ``a`` the polynomial's coefficients by power of y, ``rest`` the
+        [(k, r, c)] of the terms ``c y^k E(r y)``. None for a single term or a polynomial
+        (nothing cancels)."""
+        key = ("series", i)
+        if key not in self._local:
+            terms = self.local_terms(i)
+            out = None
+            if len(terms) > 1 and any(r is not None for _, r, _ in terms):
+                a = [arb(0)] * (max(k for k, _, _ in terms) + SERIES_ORDER)
+                rest = []
+                for k, r, c in terms:
+                    if r is None:
+                        a[k] += c
+                        continue
+                    power = c
+                    for j in range(SERIES_ORDER):
+                        a[k + j] += power
+                        power = power * r / (j + 1)
+                    rest.append((k, r, c))
+                out = (a, rest)
+            self._local[key] = out
+        return self._local[key]
+
+    def _series_at(self, i: int, y):
+        """The function at y = x - end by :meth:`series_terms`, or None where some |r y| may
+        exceed 1/2. Near an end where the terms cancel (``y - (1 - e^(-6 y))/6 ~ 3 y^2``) the
+        polynomial's low coefficients are balls about 0 and the value keeps its relative
+        precision on wide balls, where summing the terms would not."""
+        got = self.series_terms(i)
+        if got is None:
+            return None
+        a, rest = got
+        size = abs(y).upper()
+        if not all(abs(r).upper() * size <= arb("0.5") for _, r, _ in rest):
+            return None
+        total = y * 0
+        for coef in reversed(a):
+            total = total * y + coef
+        for k, r, c in rest:
+            t = c * exp_tail(r * y, SERIES_ORDER)
+            total += t * ipow(y, k) if k else t
+        return total
+
     def at(self, x, x_real=None):
         """The function at x (arb or acb), expanded about the end nearest to x_real (or x)."""
         i = self._origin(x if x_real is None else x_real)
         y = x - self._ends_arb[i] if i >= 0 else x
+        if i >= 0:
+            near = self._series_at(i, y)
+            if near is not None:
+                return near
         total = None
         for k, r, c in self.local_terms(i):
             t = c * ipow(y, k) if k else c
