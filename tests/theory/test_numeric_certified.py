@@ -247,7 +247,7 @@ def test_a_set_whose_class_keeps_a_remaining_variable_is_not_taken_as_an_indicat
     from fstheory.theory.numeric_pieces import NumericUnsupported
 
     route = NumericRoute({X: Uniform(0, 1), Y: Uniform(0, 1), Z: Uniform(0, 1)},
-                         Rule(X * Y + Z / 2 - sp.Rational(1, 2)), evaluations=20_000)
+                         Rule(X * Y + Z / 2 - sp.Rational(1, 2)), evaluations=5_000)
     with mpmath.workdps(20):
         with pytest.raises(NumericUnsupported, match="budget"):
             route.mi_class_set((Y, (X - sp.Rational(1, 2)) ** 2))

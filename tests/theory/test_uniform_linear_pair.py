@@ -36,6 +36,7 @@ def _agree(value: arb, error: arb, expected, digits: int):
         assert abs(got - mpmath.mpf(expected)) < mpmath.mpf(10) ** -digits, (got, expected)
 
 
+@pytest.mark.slow
 def test_sum_and_fold_against_a_hand_density():
     # S = X + Y and D = |X - Y| have density 1 on {0 < d < 1, d < s < 2 - d}; adding Z:
     # f(v, d) = len([d, 2 - d] & [v - 1, v]), kinks at v = d, d + 1, 2 - d, 3 - d and d = 1/2
@@ -99,6 +100,7 @@ def test_numeric_route_mi_of_a_sum_and_a_fold_is_certified():
     assert 0 < got.value < mpmath.mpf("0.7192948527751924547872574058")
 
 
+@pytest.mark.slow
 def test_square_and_sum_against_a_hand_density():
     # Q = (X - 1/2)^2 = r^2: preimages 1/2 +- r, each with weight 1 / (2 r); Y + Z triangular:
     # f(r^2, v) = (tri(v - 1/2 - r) + tri(v - 1/2 + r)) / (2 r), integrated in r (dq = 2 r dr)

@@ -57,6 +57,7 @@ def test_product_pairs_against_the_stored_brute_force(name):
     _close(value, error, ref["h"], 30)
 
 
+@pytest.mark.slow
 def test_a_negative_shared_support_is_mirrored():
     """S ~ Unif(-1, 0): (S T, S + W) is (-S') T, -S' + W with S' ~ Unif(0, 1), and
     h(-V1, -V2 + ...) = h(V1, V2): the same entropy as (X Y, X - Z)."""
