@@ -27,7 +27,7 @@ import sympy as sp
 from flint import acb, arb
 
 __all__ = ["xlogx", "xlogx_density", "entropy_integrand", "binary_entropy", "log_of", "ipow",
-           "ball", "exact_rational", "NoEnclosure"]
+           "ball", "exact_rational", "rational_fraction", "NoEnclosure"]
 
 
 class NoEnclosure(ArithmeticError):
@@ -108,6 +108,15 @@ def exact_rational(x) -> sp.Rational:
         return sp.Rational(x.numerator, x.denominator)
     m, e = x.mid().man_exp()
     return sp.Integer(int(m)) * sp.Integer(2) ** int(e)
+
+
+def rational_fraction(e) -> Fraction | None:
+    """An exact rational coefficient as a Fraction; None for anything else (a Float is not
+    guessed: a route that needs exact coefficients then leaves the quantity to the others)."""
+    e = sp.sympify(e)
+    if not e.is_Rational:
+        return None
+    return Fraction(int(e.p), int(e.q))
 
 
 def _xlogx_real(p: arb) -> arb:

@@ -35,21 +35,12 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, acb_series, arb, ctx
 
-from fstheory.theory.balls import ball, xlogx
+from fstheory.theory.balls import ball, rational_fraction, xlogx
 from fstheory.theory.law1d import Normal, PELaw
 from fstheory.theory.polyexp import INF
 from fstheory.theory.quadrature import certified
 
 __all__ = ["normal_rest_class_average"]
-
-
-def _frac(e) -> Fraction | None:
-    """An exact rational coefficient as a Fraction; None for anything else (a Float is not
-    guessed: the route then leaves the quantity to the others)."""
-    e = sp.sympify(e)
-    if not e.is_Rational:
-        return None
-    return Fraction(int(e.p), int(e.q))
 
 
 def _affine(expr, syms):
@@ -60,7 +51,7 @@ def _affine(expr, syms):
         return None
     if p.total_degree() > 1 or sp.expand(expr).free_symbols - set(syms):
         return None
-    out = [_frac(p.coeff_monomial(s)) for s in syms] + [_frac(p.coeff_monomial(1))]
+    out = [rational_fraction(p.coeff_monomial(s)) for s in syms] + [rational_fraction(p.coeff_monomial(1))]
     return None if None in out else out
 
 

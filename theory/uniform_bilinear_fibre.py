@@ -36,19 +36,10 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, arb
 
-from fstheory.theory.balls import ball, xlogx
+from fstheory.theory.balls import ball, rational_fraction, xlogx
 from fstheory.theory.quadrature import certified
 
 __all__ = ["uniform_bilinear_class_average"]
-
-
-def _frac(e) -> Fraction | None:
-    """An exact rational coefficient as a Fraction; None for anything else (a Float is not
-    guessed: the route then leaves the quantity to the others)."""
-    e = sp.sympify(e)
-    if not e.is_Rational:
-        return None
-    return Fraction(int(e.p), int(e.q))
 
 
 def _uniform_bounds(coord, laws):
@@ -60,7 +51,7 @@ def _uniform_bounds(coord, laws):
     ((base, coef),) = coord.coefs.items()
     if coef != 1 or not isinstance(laws.get(base), Uniform):
         return None
-    lo, hi = (_frac(p) for p in laws[base].params)
+    lo, hi = (rational_fraction(p) for p in laws[base].params)
     if lo is None or hi is None:
         return None
     return lo, hi
@@ -100,8 +91,8 @@ def _setup(system, laws):
         return None
     if pf.total_degree() != 1 or pr.degree(ys) > 1:
         return None
-    alpha, beta = _frac(pf.coeff_monomial(xs)), _frac(pf.coeff_monomial(zs))
-    gamma = _frac(pf.coeff_monomial(1))
+    alpha, beta = rational_fraction(pf.coeff_monomial(xs)), rational_fraction(pf.coeff_monomial(zs))
+    gamma = rational_fraction(pf.coeff_monomial(1))
     if None in (alpha, beta, gamma) or alpha == 0 or beta == 0:
         return None
     coef = {}
@@ -113,7 +104,7 @@ def _setup(system, laws):
             return None
         if part.free_symbols - {xs, zs} or p.total_degree() > 1:
             return None
-        c = [_frac(p.coeff_monomial(m)) for m in (1, xs, zs)]
+        c = [rational_fraction(p.coeff_monomial(m)) for m in (1, xs, zs)]
         if None in c:
             return None
         # on the fibre z = (v - gamma - alpha x)/beta
